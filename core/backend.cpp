@@ -1,0 +1,84 @@
+#include "core/backend.h"
+
+#include <tbb/info.h>
+
+#include "core/buffer.h"
+#include "core/error.h"
+
+#if CAUSTICA_WITH_CUDA
+#include "core/cuda_check.h"
+#endif
+
+namespace caustica {
+
+struct Backend::ScratchMemory {
+    Buffer<unsigned char> bytes;
+};
+
+Backend::Backend(DeviceKind kind) : kind_(kind), scratch_(std::make_unique<ScratchMemory>()) {
+    scratch_->bytes = Buffer<unsigned char>(kind == DeviceKind::Cuda ? MemorySpace::Device : MemorySpace::Host);
+}
+Backend::Backend(Backend&&) noexcept = default;
+Backend& Backend::operator=(Backend&&) noexcept = default;
+Backend::~Backend() = default;
+
+bool CudaDeviceAvailable() {
+#if CAUSTICA_WITH_CUDA
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    return count > 0;
+#else
+    return false;
+#endif
+}
+
+Backend Backend::Cpu() { return Backend(DeviceKind::Cpu); }
+
+Backend Backend::Create(const std::string& choice) {
+    if (choice == "cpu") return Cpu();
+    if (choice == "auto") return CudaDeviceAvailable() ? Backend(DeviceKind::Cuda) : Cpu();
+    if (choice == "cuda") {
+#if CAUSTICA_WITH_CUDA
+        if (!CudaDeviceAvailable())
+            throw InputError("--device cuda: no CUDA device is available on this machine (use --device cpu or auto)");
+        return Backend(DeviceKind::Cuda);
+#else
+        throw InputError("--device cuda: this build of caustica has no CUDA backend "
+                         "(rebuild with the CUDA toolkit, or use --device cpu or auto)");
+#endif
+    }
+    throw InputError(Concat("--device: unknown device \"", choice, "\" (expected auto, cpu or cuda)"));
+}
+
+std::string Backend::Describe() const {
+    if (!IsGpu()) return Concat("CPU (oneTBB, ", tbb::info::default_concurrency(), " threads)");
+#if CAUSTICA_WITH_CUDA
+    int device = 0;
+    CA_CUDA_CHECK(cudaGetDevice(&device));
+    cudaDeviceProp prop{};
+    CA_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    return Concat(prop.name, " (sm_", prop.major, prop.minor, ", ", prop.multiProcessorCount, " SMs, ",
+                  prop.totalGlobalMem >> 20, " MiB)");
+#else
+    return "CUDA";
+#endif
+}
+
+void Backend::Synchronize() const {
+#if CAUSTICA_WITH_CUDA
+    if (IsGpu()) {
+        CA_CUDA_CHECK(cudaGetLastError());
+        CA_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+#endif
+}
+
+void* Backend::Scratch(size_t bytes) const {
+    scratch_->bytes.Resize(bytes, false);
+    return scratch_->bytes.data();
+}
+
+}  // namespace caustica

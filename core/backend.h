@@ -1,0 +1,51 @@
+// The run-time choice of where per-item work runs: the CPU (oneTBB) or a CUDA GPU.
+//
+// A Backend is chosen once from --device auto|cpu|cuda and passed to every pass. It owns the
+// scratch memory that the parallel primitives need (grown by doubling, reused). GPU work is queued
+// on the default stream, so passes run in the order the host issues them.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace caustica {
+
+enum class DeviceKind { Cpu, Cuda };
+
+class Backend {
+public:
+    // choice: "auto" (CUDA when a device is present), "cpu" or "cuda". Asking for "cuda" where
+    // there is none (no device, or a build without CUDA) is an InputError.
+    static Backend Create(const std::string& choice);
+    static Backend Cpu();
+
+    Backend(Backend&&) noexcept;
+    Backend& operator=(Backend&&) noexcept;
+    ~Backend();
+
+    DeviceKind kind() const { return kind_; }
+    bool IsGpu() const { return kind_ == DeviceKind::Cuda; }
+    // "cpu" or "cuda", as on the command line.
+    const char* Name() const { return IsGpu() ? "cuda" : "cpu"; }
+    // A human description: the GPU's name and compute capability, or the CPU thread count.
+    std::string Describe() const;
+
+    // Waits until all queued GPU work has finished (no-op on the CPU) and reports launch errors.
+    void Synchronize() const;
+
+    // Temporary memory on this backend's device, valid until the next call. Grows by doubling.
+    void* Scratch(size_t bytes) const;
+
+private:
+    explicit Backend(DeviceKind kind);
+    struct ScratchMemory;
+
+    DeviceKind kind_;
+    std::unique_ptr<ScratchMemory> scratch_;
+};
+
+// True when this build has the CUDA backend and a CUDA device can be used.
+bool CudaDeviceAvailable();
+
+}  // namespace caustica

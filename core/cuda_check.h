@@ -1,0 +1,17 @@
+// Checking of CUDA runtime calls; include only where CUDA is compiled in.
+#pragma once
+
+#include <cuda_runtime.h>
+
+namespace caustica {
+
+// Throws RuntimeError naming the call, the CUDA error and file:line.
+[[noreturn]] void FailCuda(cudaError_t error, const char* call, const char* file, int line);
+
+}  // namespace caustica
+
+#define CA_CUDA_CHECK(call)                                                   \
+    do {                                                                      \
+        const cudaError_t ca_error_ = (call);                                 \
+        if (ca_error_ != cudaSuccess) ::caustica::FailCuda(ca_error_, #call, __FILE__, __LINE__); \
+    } while (0)

@@ -1,0 +1,113 @@
+// GPU implementations of the parallel primitives, with CUB. Temporary storage comes from the
+// backend's scratch memory, so a warm frame allocates nothing.
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
+#include <cub/device/device_select.cuh>
+
+#include "core/cuda_check.h"
+#include "core/primitives_impl.h"
+
+namespace caustica::gpu {
+namespace {
+
+// Runs a CUB call twice, as CUB expects: first to size its temporary storage (own == nullptr), then
+// for real, with extra_bytes of the caller's own scratch ('own') carved off in front of CUB's.
+template <class Call>
+void* RunCub(const Backend& backend, size_t extra_bytes, const Call& call) {
+    size_t temp_bytes = 0;
+    CA_CUDA_CHECK(call(nullptr, nullptr, temp_bytes));
+    const size_t extra = ScratchCarver::Round(extra_bytes);
+    char* own = static_cast<char*>(backend.Scratch(extra + temp_bytes));
+    CA_CUDA_CHECK(call(own, own + extra, temp_bytes));
+    return own;
+}
+
+}  // namespace
+
+template <class T>
+void ExclusiveScan(const Backend& backend, Span<const T> in, Span<T> out) {
+    RunCub(backend, 0, [&](void*, void* temp, size_t& bytes) {
+        return cub::DeviceScan::ExclusiveSum(temp, bytes, in.data(), out.data(), int64_t(in.size()));
+    });
+}
+
+template <class T>
+T Reduce(const Backend& backend, Span<const T> in, ReduceOp op) {
+    void* result_on_device = RunCub(backend, sizeof(T), [&](void* own, void* temp, size_t& bytes) {
+        T* result = static_cast<T*>(own);
+        switch (op) {
+            case ReduceOp::Min: return cub::DeviceReduce::Min(temp, bytes, in.data(), result, int64_t(in.size()));
+            case ReduceOp::Max: return cub::DeviceReduce::Max(temp, bytes, in.data(), result, int64_t(in.size()));
+            case ReduceOp::Sum: break;
+        }
+        return cub::DeviceReduce::Sum(temp, bytes, in.data(), result, int64_t(in.size()));
+    });
+    T value;
+    CA_CUDA_CHECK(cudaMemcpy(&value, result_on_device, sizeof(T), cudaMemcpyDeviceToHost));
+    return value;
+}
+
+template <class T>
+size_t Compact(const Backend& backend, Span<const T> in, Span<const uint8_t> flags, Span<T> out) {
+    void* count_on_device = RunCub(backend, sizeof(int64_t), [&](void* own, void* temp, size_t& bytes) {
+        return cub::DeviceSelect::Flagged(temp, bytes, in.data(), flags.data(), out.data(),
+                                          static_cast<int64_t*>(own), int64_t(in.size()));
+    });
+    int64_t selected = 0;
+    CA_CUDA_CHECK(cudaMemcpy(&selected, count_on_device, sizeof(selected), cudaMemcpyDeviceToHost));
+    return size_t(selected);
+}
+
+template <class K>
+void RadixSortPairs(const Backend& backend, Span<K> keys, Span<uint32_t> values, int begin_bit, int end_bit) {
+    const size_t n = keys.size();
+    const size_t alt_bytes = ScratchCarver::Round(n * sizeof(K)) + ScratchCarver::Round(n * sizeof(uint32_t));
+    cub::DoubleBuffer<K> k(keys.data(), nullptr);
+    cub::DoubleBuffer<uint32_t> v(values.data(), nullptr);
+    RunCub(backend, alt_bytes, [&](void* own, void* temp, size_t& bytes) {
+        if (own) {
+            ScratchCarver carve(own);
+            k.d_buffers[1] = carve.Take<K>(n);
+            v.d_buffers[1] = carve.Take<uint32_t>(n);
+        }
+        return cub::DeviceRadixSort::SortPairs(temp, bytes, k, v, int64_t(n), begin_bit, end_bit);
+    });
+    if (k.Current() != keys.data()) {
+        CA_CUDA_CHECK(cudaMemcpyAsync(keys.data(), k.Current(), n * sizeof(K), cudaMemcpyDeviceToDevice));
+        CA_CUDA_CHECK(cudaMemcpyAsync(values.data(), v.Current(), n * sizeof(uint32_t), cudaMemcpyDeviceToDevice));
+    }
+}
+
+template <class T>
+void SegmentedReduce(const Backend& backend, Span<const T> in, Span<const uint32_t> offsets, Span<T> out,
+                     ReduceOp op) {
+    const int64_t segments = int64_t(offsets.size() - 1);
+    const uint32_t* begins = offsets.data();
+    const uint32_t* ends = offsets.data() + 1;
+    RunCub(backend, 0, [&](void*, void* temp, size_t& bytes) {
+        switch (op) {
+            case ReduceOp::Min:
+                return cub::DeviceSegmentedReduce::Min(temp, bytes, in.data(), out.data(), segments, begins, ends);
+            case ReduceOp::Max:
+                return cub::DeviceSegmentedReduce::Max(temp, bytes, in.data(), out.data(), segments, begins, ends);
+            case ReduceOp::Sum: break;
+        }
+        return cub::DeviceSegmentedReduce::Sum(temp, bytes, in.data(), out.data(), segments, begins, ends);
+    });
+}
+
+#define CA_INSTANTIATE(T)                                                                   \
+    template void ExclusiveScan<T>(const Backend&, Span<const T>, Span<T>);                 \
+    template T Reduce<T>(const Backend&, Span<const T>, ReduceOp);                          \
+    template size_t Compact<T>(const Backend&, Span<const T>, Span<const uint8_t>, Span<T>); \
+    template void SegmentedReduce<T>(const Backend&, Span<const T>, Span<const uint32_t>, Span<T>, ReduceOp);
+CA_FOR_EACH_PRIMITIVE_TYPE(CA_INSTANTIATE)
+#undef CA_INSTANTIATE
+
+#define CA_INSTANTIATE(K) template void RadixSortPairs<K>(const Backend&, Span<K>, Span<uint32_t>, int, int);
+CA_FOR_EACH_SORT_KEY(CA_INSTANTIATE)
+#undef CA_INSTANTIATE
+
+}  // namespace caustica::gpu

@@ -1,0 +1,23 @@
+// The parameters of the triangle kd-tree build, with the papers' values as defaults.
+#pragma once
+
+namespace caustica {
+
+struct SahParams {
+    // Nodes with at most this many triangles go to the small-node stage (Zhou et al. 2008, T = 64;
+    // the small-node bit masks are 64 bits wide, so it cannot be larger).
+    int small_node_threshold = 64;
+    // Triangles of a large node are processed in chunks of this size (Zhou et al. 2008, 256).
+    int chunk_size = 256;
+    // Empty space is cut off a side of a large node when it exceeds this fraction of the node's
+    // extent on that axis (Zhou et al. 2008, Ce = 25%).
+    float empty_space_ratio = 0.25f;
+    // SAH costs: traversal of one node and intersection of one triangle (Zhou et al. 2008's SAH
+    // uses Cts for the traversal cost with intersection cost 1).
+    float cost_traversal = 1.0f;
+    float cost_intersection = 1.0f;
+    // Nodes at this depth become leaves; traversal stacks are sized from it.
+    int max_depth = 40;
+};
+
+}  // namespace caustica
