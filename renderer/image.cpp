@@ -10,19 +10,9 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/srgb.h"
 
 namespace caustica {
-
-unsigned char EncodeSrgb(float linear) {
-    const float c = std::isfinite(linear) ? std::fmin(std::fmax(linear, 0.0f), 1.0f) : 0.0f;
-    const float s = c <= 0.0031308f ? 12.92f * c : 1.055f * std::pow(c, 1.0f / 2.4f) - 0.055f;
-    return static_cast<unsigned char>(std::lround(s * 255.0f));
-}
-
-static float DecodeSrgb(unsigned char v) {
-    const float s = v / 255.0f;
-    return s <= 0.04045f ? s / 12.92f : std::pow((s + 0.055f) / 1.055f, 2.4f);
-}
 
 namespace {
 
@@ -37,9 +27,9 @@ void AppendBytes(void* context, void* data, int size) {
 void WritePng(const Image& image, const std::string& path) {
     std::vector<unsigned char> rgb(image.pixels.size() * 3);
     for (size_t i = 0; i < image.pixels.size(); ++i) {
-        rgb[3 * i + 0] = EncodeSrgb(image.pixels[i].x);
-        rgb[3 * i + 1] = EncodeSrgb(image.pixels[i].y);
-        rgb[3 * i + 2] = EncodeSrgb(image.pixels[i].z);
+        rgb[3 * i + 0] = EncodeSrgb8(image.pixels[i].x);
+        rgb[3 * i + 1] = EncodeSrgb8(image.pixels[i].y);
+        rgb[3 * i + 2] = EncodeSrgb8(image.pixels[i].z);
     }
     std::vector<unsigned char> png;
     if (!stbi_write_png_to_func(AppendBytes, &png, image.width, image.height, 3, rgb.data(), image.width * 3))
@@ -69,7 +59,7 @@ Image ReadPng(const std::string& path) {
     if (!data) throw InputError(Concat(path, ": error: cannot read PNG: ", stbi_failure_reason()));
     Image image(w, h);
     for (size_t i = 0; i < image.pixels.size(); ++i)
-        image.pixels[i] = Rgb(DecodeSrgb(data[3 * i]), DecodeSrgb(data[3 * i + 1]), DecodeSrgb(data[3 * i + 2]));
+        image.pixels[i] = Rgb(DecodeSrgb8(data[3 * i]), DecodeSrgb8(data[3 * i + 1]), DecodeSrgb8(data[3 * i + 2]));
     stbi_image_free(data);
     return image;
 }

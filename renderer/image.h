@@ -19,9 +19,6 @@ struct Image {
     const Rgb& at(int x, int y) const { return pixels[size_t(y) * size_t(width) + size_t(x)]; }
 };
 
-// 8-bit sRGB encoding of a linear value, clamped to [0, 1].
-unsigned char EncodeSrgb(float linear);
-
 // Writes the image as an sRGB PNG. The file is written beside its final name and renamed into
 // place, so a failure (bad path, full disk) leaves no half-written file; it throws RuntimeError
 // naming the path and the reason.

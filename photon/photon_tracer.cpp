@@ -1,0 +1,52 @@
+#include "photon/photon_tracer.h"
+
+#include "core/parallel_for.h"
+#include "core/primitives.h"
+
+namespace caustica {
+namespace {
+
+constexpr uint32_t kPhotonPass = 1;  // the pass key of the photon random numbers
+
+struct TracePhotonsPass {
+    SceneView scene;
+    EmissionView emission;
+    PhotonTraceSettings settings;
+    Span<Photon> slots;
+    Span<uint32_t> stored;
+    CA_HD void operator()(int i) const {
+        Rng rng(settings.seed, settings.frame, kPhotonPass, uint64_t(i));
+        const EmittedPhoton photon = EmitPhoton(emission, rng, settings.count);
+        stored[i] = TracePhoton(scene, photon, rng, settings.max_bounces, &slots[i]) ? 1u : 0u;
+    }
+};
+
+// Moves each stored photon to its place in the output (offsets from an exclusive scan of the flags).
+struct GatherStoredPass {
+    Span<const Photon> slots;
+    Span<const uint32_t> offsets;  // a photon is stored where the next offset differs (total after the last)
+    uint32_t total;
+    Span<Photon> out;
+    CA_HD void operator()(int i) const {
+        const uint32_t next = uint32_t(i) + 1 < offsets.size() ? offsets[i + 1] : total;
+        if (next != offsets[i]) out[offsets[i]] = slots[i];
+    }
+};
+
+}  // namespace
+
+PhotonTracer::PhotonTracer(const Backend& backend) : backend_(backend), slots_(backend), stored_(backend) {}
+
+void PhotonTracer::Trace(const SceneView& scene, const EmissionView& emission, const PhotonTraceSettings& settings,
+                         Buffer<Photon>& photons) {
+    const uint32_t n = emission.lights.empty() ? 0u : settings.count;
+    slots_.Resize(n, false);
+    stored_.Resize(n, false);
+    ParallelFor(backend_, "photon trace", n, TracePhotonsPass{scene, emission, settings, slots_.span(), stored_.span()});
+    const uint32_t total = ExclusiveScanTotal<uint32_t>(backend_, stored_.span(), stored_.span());
+    photons.Resize(total, false);
+    ParallelFor(backend_, "photon gather", n,
+                GatherStoredPass{slots_.span(), stored_.span(), total, photons.span()});
+}
+
+}  // namespace caustica

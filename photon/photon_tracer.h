@@ -1,0 +1,65 @@
+// Caustic photon tracing (Zhou et al. 2008, section 5.3; Jensen 2001): photons leave the lights
+// through the projection maps, bounce off mirrors and through glass, and are stored where they
+// first reach a diffuse surface after at least one specular bounce. Others are dropped.
+#pragma once
+
+#include <cstdint>
+
+#include "core/backend.h"
+#include "core/buffer.h"
+#include "photon/photon.h"
+#include "photon/projection_map.h"
+#include "photon/scatter.h"
+#include "photon/scene_view.h"
+
+namespace caustica {
+
+struct PhotonTraceSettings {
+    uint32_t count = 1000000;  // photons emitted this frame
+    int max_bounces = 8;       // specular interactions before a photon is dropped
+    uint64_t seed = 1;
+    uint32_t frame = 0;        // keys the random numbers with the seed
+};
+
+class PhotonTracer {
+public:
+    explicit PhotonTracer(const Backend& backend);
+
+    // Traces settings.count photons and writes the stored ones to photons (resized to their
+    // number, in emission order, so the result does not depend on scheduling).
+    void Trace(const SceneView& scene, const EmissionView& emission, const PhotonTraceSettings& settings,
+               Buffer<Photon>& photons);
+
+private:
+    const Backend& backend_;
+    Buffer<Photon> slots_;      // one per emitted photon
+    Buffer<uint32_t> stored_;   // 1 where the slot holds a stored photon, then its output offset
+};
+
+// Traces one photon; returns true and fills *stored when it lands on a diffuse surface after at
+// least one specular bounce.
+CA_HD CA_INLINE bool TracePhoton(const SceneView& scene, EmittedPhoton photon, Rng& rng, int max_bounces,
+                                 Photon* stored) {
+    Ray ray(photon.origin, photon.direction);
+    Rgb power = photon.power;
+    for (int bounce = 0; bounce <= max_bounces; ++bounce) {
+        const Hit hit = scene.Closest(ray);
+        if (!hit.Valid()) return false;
+        const SurfacePoint p = scene.Describe(ray, hit);
+        if (p.material->type == SurfaceType::Diffuse) {
+            if (bounce == 0) return false;  // direct light is shaded exactly, not with photons
+            stored->position = p.position;
+            stored->power = power;
+            stored->direction = ray.direction;
+            return true;
+        }
+        if (bounce == max_bounces) return false;
+        const SpecularEvent e = ScatterSpecular(p, ray.direction, hit.t, rng.NextFloat());
+        power *= e.weight;
+        if (!(MaxComponent(power) > 0.0f)) return false;
+        ray = Ray(OffsetOrigin(p.position, p.geometric_normal, e.direction), e.direction);
+    }
+    return false;
+}
+
+}  // namespace caustica

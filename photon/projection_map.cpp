@@ -1,0 +1,124 @@
+#include "photon/projection_map.h"
+
+#include <cmath>
+
+namespace caustica {
+namespace {
+
+constexpr float kPi = 3.14159265358979f;
+
+// Whether any ray from 'apex' inside the cone (axis, half-angle) can reach one of the spheres.
+bool ConeSeesSphere(Vec3 apex, Vec3 axis, float half_angle, const SpecularBound& s) {
+    const Vec3 to = s.center - apex;
+    const float d = Length(to);
+    if (d <= s.radius) return true;  // the light is inside the object's bounds
+    const float angle = std::acos(std::fmin(1.0f, std::fmax(-1.0f, Dot(to, axis) / d)));
+    return angle <= half_angle + std::asin(s.radius / d);
+}
+
+// A cell of the (cos angle, azimuth) grid as a cone: the direction at its centre and the largest
+// angle from there to its corners, widened a little since a cell's edges bulge past its corners.
+void CellCone(const LightEmission& e, int iz, int iphi, Vec3* axis, float* half_angle) {
+    const float band = (1.0f - e.z_min) / kCellsAlongZ;
+    const float dphi = 2.0f * kPi / kCellsAroundAxis;
+    auto direction = [&](float z, float phi) {
+        const float r = std::sqrt(std::fmax(0.0f, 1.0f - z * z));
+        return e.u * (r * std::cos(phi)) + e.v * (r * std::sin(phi)) + e.w * z;
+    };
+    *axis = Normalize(direction(e.z_min + (iz + 0.5f) * band, (iphi + 0.5f) * dphi));
+    float widest = 0.0f;
+    for (int cz = 0; cz <= 2; ++cz)
+        for (int cp = 0; cp <= 2; ++cp) {
+            const Vec3 corner = direction(e.z_min + (iz + 0.5f * cz) * band, (iphi + 0.5f * cp) * dphi);
+            widest = std::fmax(widest, std::acos(std::fmin(1.0f, Dot(*axis, Normalize(corner)))));
+        }
+    *half_angle = widest * 1.05f + 1e-4f;
+}
+
+}  // namespace
+
+Rgb ProjectionMaps::EmittedPower() const {
+    Rgb total(0.0f);
+    for (const LightEmission& e : lights) {
+        if (e.light.kind == LightKind::Directional) {
+            total += e.light.power * e.active_measure;
+        } else {
+            // Point and spot: intensity times active solid angle (spot falloff averaged by sampling,
+            // so this is the point-light bound; exact for point lights).
+            total += e.light.power * (e.active_measure / (4.0f * kPi));
+        }
+    }
+    return total;
+}
+
+ProjectionMaps BuildProjectionMaps(Span<const LightSource> lights, Span<const SpecularBound> specular,
+                                   const Aabb& scene_bounds) {
+    ProjectionMaps maps;
+    std::vector<float> weight;
+    for (const LightSource& light : lights) {
+        LightEmission e;
+        e.light = light;
+        e.w = light.kind == LightKind::Point ? Vec3(0, 0, 1) : Normalize(light.direction);
+        OrthonormalBasis(e.w, &e.u, &e.v);
+        e.first_cell = uint32_t(maps.cells.size());
+        if (light.kind == LightKind::Directional) {
+            // A square facing the light, behind the scene, covering the scene's bounding sphere.
+            const Vec3 c = scene_bounds.Center();
+            const float radius = 0.5f * Length(scene_bounds.Extent()) * 1.01f + 1e-3f;
+            e.plane_size = 2.0f * radius;
+            e.plane_origin = c - e.w * (2.0f * radius) - e.u * radius - e.v * radius;
+            const float cell = e.plane_size / kPlaneCells;
+            for (int y = 0; y < kPlaneCells; ++y)
+                for (int x = 0; x < kPlaneCells; ++x) {
+                    const Vec3 centre = e.plane_origin + e.u * ((x + 0.5f) * cell) + e.v * ((y + 0.5f) * cell);
+                    for (const SpecularBound& s : specular) {
+                        // Distance from the sphere's centre to the cell's line of travel.
+                        const Vec3 to = s.center - centre;
+                        const float off_axis = Length(to - e.w * Dot(to, e.w));
+                        if (off_axis <= s.radius + cell * 0.7072f) {
+                            maps.cells.push_back(uint32_t(y * kPlaneCells + x));
+                            break;
+                        }
+                    }
+                }
+            e.cell_count = uint32_t(maps.cells.size()) - e.first_cell;
+            e.active_measure = e.cell_count * cell * cell;
+        } else {
+            e.z_min = light.kind == LightKind::Spot ? std::fmax(-1.0f, light.cos_outer) : -1.0f;
+            for (int iz = 0; iz < kCellsAlongZ; ++iz)
+                for (int iphi = 0; iphi < kCellsAroundAxis; ++iphi) {
+                    Vec3 axis;
+                    float half_angle;
+                    CellCone(e, iz, iphi, &axis, &half_angle);
+                    for (const SpecularBound& s : specular)
+                        if (ConeSeesSphere(light.position, axis, half_angle, s)) {
+                            maps.cells.push_back(uint32_t(iz * kCellsAroundAxis + iphi));
+                            break;
+                        }
+                }
+            e.cell_count = uint32_t(maps.cells.size()) - e.first_cell;
+            const float cell_solid_angle = 2.0f * kPi * (1.0f - e.z_min) / (kCellsAlongZ * kCellsAroundAxis);
+            e.active_measure = e.cell_count * cell_solid_angle;
+        }
+        if (e.cell_count == 0) continue;  // this light sees no specular object
+        const float power = Luminance(light.kind == LightKind::Directional ? light.power * e.active_measure
+                                                                           : light.power * (e.active_measure / (4 * kPi)));
+        if (!(power > 0.0f)) {
+            maps.cells.resize(e.first_cell);
+            continue;
+        }
+        weight.push_back(power);
+        maps.lights.push_back(e);
+    }
+    float total = 0.0f;
+    for (float w : weight) total += w;
+    float running = 0.0f;
+    for (float w : weight) {
+        running += w;
+        maps.light_cdf.push_back(running / total);
+    }
+    if (!maps.light_cdf.empty()) maps.light_cdf.back() = 1.0f;
+    return maps;
+}
+
+}  // namespace caustica

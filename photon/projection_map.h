@@ -1,0 +1,109 @@
+// Photon emission toward the specular objects only, through a projection map (Jensen 2001,
+// "Realistic Image Synthesis Using Photon Mapping", section 5.1.5; Zhou et al. 2008, section 5.3).
+//
+// Each light's directions (point and spot lights: cells of equal solid angle over the sphere or the
+// spot's cone; directional lights: square cells of a plane facing the light) are split into cells,
+// and a cell is active when its bundle of rays may reach the bounding sphere of a mirror or glass
+// object. Photons leave only through active cells, and each carries the power that leaves through
+// the active cells divided by the photon count, so the total caustic power does not depend on how
+// many photons are traced.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/hd.h"
+#include "core/rng.h"
+#include "core/span.h"
+#include "core/vec.h"
+#include "photon/light.h"
+
+namespace caustica {
+
+// A mirror or glass object's bounding sphere, in world space.
+struct SpecularBound {
+    Vec3 center;
+    float radius = 0;
+};
+
+// The emission of one light: its frame, cell grid and active cells.
+struct LightEmission {
+    LightSource light;
+    Vec3 u, v, w;             // frame: w is the spot axis, the directional light's travel direction,
+                              // or +z for a point light
+    float z_min = -1.0f;      // point/spot: the cells cover cos(angle to w) in [z_min, 1]
+    Vec3 plane_origin;        // directional: the corner of the emitting square (u, v span it)
+    float plane_size = 0;     // directional: the square's side
+    uint32_t first_cell = 0;  // active cells: cells[first_cell, first_cell + cell_count)
+    uint32_t cell_count = 0;
+    float active_measure = 0; // solid angle (sr) or area (m^2) of the active cells
+};
+
+// What the photon tracer reads: the lights' emission, the cumulative probability of choosing each
+// light, and the active cell indices.
+struct EmissionView {
+    Span<const LightEmission> lights;
+    Span<const float> light_cdf;  // light_cdf[i]: probability of choosing a light <= i
+    Span<const uint32_t> cells;
+};
+
+// Host side: the projection maps of all lights for this frame. scene_bounds sizes the emitting
+// squares of directional lights.
+struct ProjectionMaps {
+    std::vector<LightEmission> lights;
+    std::vector<float> light_cdf;
+    std::vector<uint32_t> cells;
+
+    // Total power (W) leaving all lights through active cells: the caustic photons' total power.
+    Rgb EmittedPower() const;
+};
+
+constexpr int kCellsAlongZ = 64;     // point/spot cells: bands of equal solid angle in cos(angle)
+constexpr int kCellsAroundAxis = 128;
+constexpr int kPlaneCells = 128;     // directional cells: kPlaneCells x kPlaneCells squares
+
+ProjectionMaps BuildProjectionMaps(Span<const LightSource> lights, Span<const SpecularBound> specular,
+                                   const Aabb& scene_bounds);
+
+// One emitted photon: where it starts, where it goes, and the power it carries when count photons
+// are emitted in all.
+struct EmittedPhoton {
+    Vec3 origin, direction;
+    Rgb power;
+};
+
+CA_HD CA_INLINE int ChooseLight(Span<const float> cdf, float xi) {
+    int i = 0;
+    while (i + 1 < int(cdf.size()) && xi >= cdf[i]) ++i;
+    return i;
+}
+
+CA_HD CA_INLINE EmittedPhoton EmitPhoton(const EmissionView& emission, Rng& rng, uint32_t count) {
+    const int l = ChooseLight(emission.light_cdf, rng.NextFloat());
+    const LightEmission& e = emission.lights[l];
+    const float p_light = emission.light_cdf[l] - (l > 0 ? emission.light_cdf[l - 1] : 0.0f);
+    const uint32_t pick = uint32_t(rng.NextFloat() * float(e.cell_count));
+    const uint32_t cell = emission.cells[e.first_cell + (pick < e.cell_count ? pick : e.cell_count - 1)];
+    const float a = rng.NextFloat(), b = rng.NextFloat();
+    // Each photon is a sample of the light's output over its active cells: (power density at the
+    // sample) * (active measure) / (probability of this light) / count.
+    const float scale = e.active_measure / (p_light * float(count));
+    EmittedPhoton photon;
+    if (e.light.kind == LightKind::Directional) {
+        const float x = (float(cell % kPlaneCells) + a) / kPlaneCells, y = (float(cell / kPlaneCells) + b) / kPlaneCells;
+        photon.origin = e.plane_origin + e.u * (x * e.plane_size) + e.v * (y * e.plane_size);
+        photon.direction = e.w;
+        photon.power = e.light.power * scale;
+        return photon;
+    }
+    const float band = (1.0f - e.z_min) / kCellsAlongZ;
+    const float z = e.z_min + (float(cell / kCellsAroundAxis) + a) * band;
+    const float phi = (float(cell % kCellsAroundAxis) + b) * (2.0f * 3.14159265358979f / kCellsAroundAxis);
+    const float r = sqrtf(fmaxf(0.0f, 1.0f - z * z));
+    photon.origin = e.light.position;
+    photon.direction = Normalize(e.u * (r * cosf(phi)) + e.v * (r * sinf(phi)) + e.w * z);
+    photon.power = e.light.Intensity(photon.direction) * scale;
+    return photon;
+}
+
+}  // namespace caustica

@@ -1,0 +1,40 @@
+// The caustic radiance estimate from the k nearest photons (Jensen 2001, section 7.2; Zhou et al.
+// 2008, section 5.3): the photons' power, weighted by a filter kernel over the disc of the k-th
+// photon's radius, divided by the kernel's integral over that disc, is the irradiance; a diffuse
+// surface reflects albedo / pi of it.
+#pragma once
+
+#include <cstdint>
+
+#include "core/hd.h"
+#include "core/span.h"
+#include "core/vec.h"
+#include "photon/photon.h"
+
+namespace caustica {
+
+enum class PhotonFilter : uint8_t {
+    Cone,          // w = 1 - d / r (Jensen's cone filter with k = 1); integral pi r^2 / 3
+    Epanechnikov,  // w = 1 - d^2 / r^2; integral pi r^2 / 2
+};
+
+// Irradiance (W/m^2) at x with normal n from the photons named by indices, all within radius.
+// Photons that arrived from behind the surface do not count.
+CA_HD CA_INLINE Rgb CausticIrradiance(Span<const Photon> photons, const uint32_t* indices, int count, float radius,
+                                      Vec3 x, Vec3 n, PhotonFilter filter) {
+    if (count == 0 || !(radius > 0.0f)) return Rgb(0.0f);
+    Rgb sum(0.0f);
+    const float inv_r2 = 1.0f / (radius * radius);
+    for (int j = 0; j < count; ++j) {
+        const Photon& p = photons[indices[j]];
+        if (Dot(p.direction, n) >= 0.0f) continue;
+        const float d2 = LengthSquared(p.position - x) * inv_r2;
+        if (d2 > 1.0f) continue;
+        const float w = filter == PhotonFilter::Cone ? 1.0f - sqrtf(d2) : 1.0f - d2;
+        sum += p.power * w;
+    }
+    const float integral = (filter == PhotonFilter::Cone ? 1.0f / 3.0f : 0.5f) * 3.14159265358979f * radius * radius;
+    return sum / integral;
+}
+
+}  // namespace caustica

@@ -1,0 +1,31 @@
+// One frame's scene in the form the passes read, built on the host from a loaded scene at a
+// moment of its animation (scene_to_frame.h) and uploaded by the frame renderer.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/vec.h"
+#include "kdtree/triangle.h"
+#include "photon/light.h"
+#include "photon/projection_map.h"
+#include "photon/surface.h"
+#include "shaders_cuda/camera_view.h"
+
+namespace caustica {
+
+struct FrameInput {
+    std::vector<Triangle> triangles;
+    std::vector<TriangleShading> shading;  // per triangle
+    std::vector<uint32_t> triangle_objects;  // the scene object of each triangle (for picking)
+    std::vector<SurfaceMaterial> materials;
+    std::vector<TextureView> textures;
+    std::vector<uint32_t> texels;
+    std::vector<LightSource> lights;
+    std::vector<SpecularBound> specular;  // bounds of mirror and glass objects, for photon emission
+    Aabb bounds;
+    CameraView camera;
+    Rgb ambient{0.0f};
+};
+
+}  // namespace caustica

@@ -1,0 +1,138 @@
+#include "renderer/frame_renderer.h"
+
+#include "core/timer.h"
+#include "kdtree/bfs_builder.h"
+#include "photon/caustic_estimator.h"
+#include "photon/photon_tracer.h"
+#include "shaders_cuda/eye_passes.h"
+
+namespace caustica {
+
+struct FrameRenderer::State {
+    const Backend& backend;
+    RenderSettings settings;
+    CameraView camera;
+    Rgb ambient;
+    // The scene, in the backend's memory.
+    Buffer<Triangle> triangles;
+    Buffer<TriangleShading> shading;
+    Buffer<SurfaceMaterial> materials;
+    Buffer<TextureView> textures;
+    Buffer<uint32_t> texels;
+    Buffer<LightSource> lights;
+    ProjectionMaps emission_host;
+    Buffer<LightEmission> emission_lights;
+    Buffer<float> emission_cdf;
+    Buffer<uint32_t> emission_cells;
+    // Trees, photons and passes.
+    BfsSahBuilder geometry_builder;
+    SahTree geometry_tree;
+    PhotonTracer photon_tracer;
+    Buffer<Photon> photons;
+    CausticEstimator caustics;
+    EyeState eye;
+    Buffer<Rgb> sum;
+    Buffer<uint32_t> display;
+    uint32_t samples = 0;
+    PassTimes times;
+
+    explicit State(const Backend& b)
+        : backend(b), triangles(b), shading(b), materials(b), textures(b), texels(b), lights(b), emission_lights(b),
+          emission_cdf(b), emission_cells(b), geometry_builder(b), geometry_tree(b), photon_tracer(b), photons(b),
+          caustics(b), eye(b), sum(b), display(b) {}
+
+    SceneView View() const {
+        return {triangles.span(), shading.span(), materials.span(), textures.span(), texels.span(), geometry_tree.View()};
+    }
+};
+
+FrameRenderer::FrameRenderer(const Backend& backend) : state_(std::make_unique<State>(backend)) {}
+FrameRenderer::~FrameRenderer() = default;
+
+void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& settings) {
+    State& s = *state_;
+    s.settings = settings;
+    s.camera = frame.camera;
+    s.ambient = frame.ambient;
+    s.triangles.Upload(frame.triangles);
+    s.shading.Upload(frame.shading);
+    s.materials.Upload(frame.materials);
+    s.textures.Upload(frame.textures);
+    s.texels.Upload(frame.texels);
+    s.lights.Upload(frame.lights);
+    s.emission_host = BuildProjectionMaps(frame.lights, frame.specular, frame.bounds);
+    s.emission_lights.Upload(s.emission_host.lights);
+    s.emission_cdf.Upload(s.emission_host.light_cdf);
+    s.emission_cells.Upload(s.emission_host.cells);
+
+    Stopwatch clock(s.backend);
+    s.geometry_builder.Build(s.triangles.span(), s.geometry_tree);
+    s.times.geometry_tree = clock.ElapsedMs();
+
+    const size_t pixels = size_t(frame.camera.width) * size_t(frame.camera.height);
+    s.sum.Resize(pixels, false);
+    s.sum.FillBytes(0);
+    s.display.Resize(pixels, false);
+    s.samples = 0;
+}
+
+void FrameRenderer::AddSample() {
+    State& s = *state_;
+    const SceneView scene = s.View();
+    const SampleKey key{s.settings.seed, s.samples};
+    Stopwatch clock(s.backend);
+
+    PhotonTraceSettings photon_settings;
+    photon_settings.count = s.settings.photons;
+    photon_settings.max_bounces = s.settings.max_bounces;
+    photon_settings.seed = s.settings.seed;
+    photon_settings.frame = s.samples;
+    const EmissionView emission{s.emission_lights.span(), s.emission_cdf.span(), s.emission_cells.span()};
+    s.photon_tracer.Trace(scene, emission, photon_settings, s.photons);
+    s.times.photon_trace = clock.ElapsedMs();
+
+    clock.Restart();
+    s.caustics.Build(s.photons.span(), s.settings.k);
+    s.times.photon_tree = clock.ElapsedMs();
+
+    clock.Restart();
+    RunEyePass(s.backend, scene, s.camera, key, s.eye);
+    s.times.eye = clock.ElapsedMs();
+
+    clock.Restart();
+    RunBouncePasses(s.backend, scene, s.settings.max_bounces, key, s.eye);
+    s.times.bounces = clock.ElapsedMs();
+
+    clock.Restart();
+    RunShadowPass(s.backend, scene, s.lights.span(), s.eye);
+    s.times.shadow = clock.ElapsedMs();
+
+    clock.Restart();
+    const Span<const Rgb> caustic =
+        s.caustics.Estimate(s.eye.diffuse_pixels.span().first(s.eye.diffuse_count), s.eye.diffuse.span(),
+                            s.settings.filter, s.eye.knn_radius.span());
+    RunShadePass(s.backend, s.lights.span(), caustic, s.ambient, s.eye);
+    s.times.shade = clock.ElapsedMs();
+
+    clock.Restart();
+    ++s.samples;
+    RunCompositePass(s.backend, s.eye.radiance.span(), s.sum.span(), s.samples, s.settings.exposure, s.display.span());
+    s.times.composite = clock.ElapsedMs();
+}
+
+uint32_t FrameRenderer::samples() const { return state_->samples; }
+uint32_t FrameRenderer::stored_photons() const { return uint32_t(state_->photons.size()); }
+const PassTimes& FrameRenderer::times() const { return state_->times; }
+const Buffer<uint32_t>& FrameRenderer::Display() const { return state_->display; }
+std::vector<uint32_t> FrameRenderer::DisplayPixels() const { return state_->display.Download(); }
+
+Image FrameRenderer::CurrentImage() const {
+    const State& s = *state_;
+    Image image(s.camera.width, s.camera.height);
+    const std::vector<Rgb> sum = s.sum.Download();
+    const float scale = s.samples > 0 ? s.settings.exposure / float(s.samples) : 0.0f;
+    for (size_t i = 0; i < sum.size(); ++i) image.pixels[i] = sum[i] * scale;
+    return image;
+}
+
+}  // namespace caustica

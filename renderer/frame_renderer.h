@@ -1,0 +1,66 @@
+// The frame pipeline: orders the passes of a frame and owns their memory (ARCHITECTURE.md, "One
+// frame, as data"). Prepare() takes a frame's scene and rebuilds the geometry tree; each
+// AddSample() traces a new set of photons, rebuilds the photon tree and adds one jittered sample
+// of every pixel, so a still view converges while a moving one (Prepare every frame) stays
+// responsive. Buffers are kept and reused: a warm frame allocates nothing.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "core/backend.h"
+#include "core/buffer.h"
+#include "photon/radiance.h"
+#include "renderer/frame_input.h"
+#include "renderer/image.h"
+
+namespace caustica {
+
+// What the frame shows: the full image, or one of the debug views.
+enum class FrameView { Full, PhotonsOnly, CausticOnly, KnnRadius };
+
+struct RenderSettings {
+    uint32_t photons = 200000;  // emitted per sample
+    int k = 50;                 // photons per radiance estimate
+    int max_bounces = 8;        // specular bounces of photons and eye rays
+    uint64_t seed = 1;
+    float exposure = 1.0f;
+    PhotonFilter filter = PhotonFilter::Cone;
+    FrameView view = FrameView::Full;
+};
+
+// Milliseconds spent in each pass of the last sample (geometry_tree: of the last Prepare).
+struct PassTimes {
+    double geometry_tree = 0, photon_trace = 0, photon_tree = 0, eye = 0, bounces = 0, shadow = 0, shade = 0,
+           composite = 0;
+    double Total() const {
+        return geometry_tree + photon_trace + photon_tree + eye + bounces + shadow + shade + composite;
+    }
+};
+
+class FrameRenderer {
+public:
+    explicit FrameRenderer(const Backend& backend);
+    ~FrameRenderer();
+
+    // Uploads the frame's scene, rebuilds the geometry tree and starts a new accumulation.
+    void Prepare(const FrameInput& frame, const RenderSettings& settings);
+    // Renders one more sample into the accumulation.
+    void AddSample();
+
+    uint32_t samples() const;
+    uint32_t stored_photons() const;
+    const PassTimes& times() const;
+    // The mean of the samples so far, linear RGB times the exposure.
+    Image CurrentImage() const;
+    // The same as RGBA8 sRGB pixels in the backend's memory (the viewer's texture source).
+    const Buffer<uint32_t>& Display() const;
+    // Host copy of Display().
+    std::vector<uint32_t> DisplayPixels() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace caustica

@@ -1,0 +1,47 @@
+// The render passes of one sample, in the order the frame runs them (Zhou et al. 2008, section 4):
+// eye rays, then bounces off mirrors and through glass (classify, compact, trace, repeated), then
+// shadow rays toward every light, then shading, then compositing into the accumulated image.
+// Each pass is a per-item functor in its own launch unit, so it runs on either backend.
+#pragma once
+
+#include <cstdint>
+
+#include "core/backend.h"
+#include "core/span.h"
+#include "photon/light.h"
+#include "photon/scene_view.h"
+#include "shaders_cuda/camera_view.h"
+#include "shaders_cuda/eye_state.h"
+
+namespace caustica {
+
+// Random numbers of the eye passes are keyed by (seed, sample, pass, pixel): the same sample of a
+// still scene draws the same numbers in every frame, so still parts do not flicker.
+struct SampleKey {
+    uint64_t seed = 1;
+    uint32_t sample = 0;
+};
+
+// Spawns one camera ray per pixel (jittered within the pixel, except sample 0 which goes through
+// the centre) and traces it. Afterwards every pixel is active.
+void RunEyePass(const Backend& backend, const SceneView& scene, const CameraView& camera, SampleKey key,
+                EyeState& state);
+
+// Classifies the active pixels' hits: diffuse ends are recorded, specular hits continue with a
+// reflected or refracted ray (traced here), misses end dark. Repeats up to max_bounces times.
+void RunBouncePasses(const Backend& backend, const SceneView& scene, int max_bounces, SampleKey key, EyeState& state);
+
+// For every diffuse end and every light: 1 when nothing blocks the way to the light.
+void RunShadowPass(const Backend& backend, const SceneView& scene, Span<const LightSource> lights, EyeState& state);
+
+// Radiance of each diffuse end: direct light (shadowed) plus the caustic irradiance, reflected by
+// the albedo, plus the scene's ambient term. caustic[i] belongs to state.diffuse_pixels[i].
+void RunShadePass(const Backend& backend, Span<const LightSource> lights, Span<const Rgb> caustic, Rgb ambient,
+                  EyeState& state);
+
+// Adds this sample's radiance to the running sum and writes the display image (RGBA8 sRGB) of the
+// mean over `samples` samples, times exposure.
+void RunCompositePass(const Backend& backend, Span<const Rgb> radiance, Span<Rgb> sum, uint32_t samples,
+                      float exposure, Span<uint32_t> display);
+
+}  // namespace caustica

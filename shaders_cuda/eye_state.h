@@ -1,0 +1,44 @@
+// The per-pixel state that flows through the eye passes of one sample (Zhou et al. 2008,
+// section 4): each pixel follows one path from the camera through mirrors and glass to its first
+// diffuse surface, so every array is indexed by pixel and the passes work on compacted lists of
+// pixel indices.
+#pragma once
+
+#include <cstdint>
+
+#include "core/backend.h"
+#include "core/buffer.h"
+#include "core/vec.h"
+#include "kdtree/ray.h"
+
+namespace caustica {
+
+// Where a path ends on a diffuse surface: what shading needs.
+struct DiffusePoint {
+    Vec3 position;
+    Vec3 normal;   // shading normal, facing the viewer
+    Vec3 offset_normal;  // geometric normal facing the viewer, for shadow ray origins
+    Rgb weight;    // albedo times the path's throughput
+};
+
+struct EyeState {
+    Buffer<Ray> rays;
+    Buffer<Rgb> throughput;
+    Buffer<Hit> hits;
+    Buffer<uint32_t> active, next_active;   // pixels whose path goes on
+    Buffer<uint8_t> continues;               // per active pixel: 1 when its path goes on
+    Buffer<uint32_t> all_pixels;             // 0, 1, ..., pixels - 1
+    Buffer<DiffusePoint> diffuse;            // per pixel
+    Buffer<uint8_t> ends_diffuse;            // per pixel: 1 when diffuse[pixel] is set
+    Buffer<uint32_t> diffuse_pixels;         // compacted pixels with a diffuse end
+    Buffer<uint8_t> visible;                 // per diffuse pixel and light: 1 when lit
+    Buffer<Rgb> radiance;                    // this sample's radiance per pixel
+    Buffer<float> knn_radius;                // caustic query radius per pixel (debug view)
+    uint32_t active_count = 0, diffuse_count = 0;
+
+    explicit EyeState(const Backend& b)
+        : rays(b), throughput(b), hits(b), active(b), next_active(b), continues(b), all_pixels(b), diffuse(b),
+          ends_diffuse(b), diffuse_pixels(b), visible(b), radiance(b), knn_radius(b) {}
+};
+
+}  // namespace caustica
