@@ -44,11 +44,17 @@ int Choose(const YamlReader& r, const YAML::Node& node, const std::string& what,
     r.Fail(node, UnknownWordMessage(what, word, words));
 }
 
+// The absolute folder of a file path (the current folder for a bare or empty name).
+fs::path AbsoluteFolder(const std::string& path) {
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(path.empty() ? fs::path("x") : fs::path(path), ec);
+    return ec ? fs::path() : absolute.parent_path();
+}
+
 class Loader {
 public:
     Loader(const std::string& path, const SceneLoadOptions& options)
-        : r_(path), options_(options), display_dir_(fs::path(path).parent_path()),
-          absolute_dir_(fs::absolute(fs::path(path)).parent_path()) {}
+        : r_(path), options_(options), display_dir_(fs::path(path).parent_path()), absolute_dir_(AbsoluteFolder(path)) {}
 
     Scene Load(const std::string& text);
 
@@ -107,7 +113,7 @@ void Loader::CheckCamera(const YAML::Node& where, Vec3 position, Vec3 look_at, V
 template <class Key, class ReadKey>
 std::vector<Key> Loader::ReadKeys(const YAML::Node& node, const std::string& what, const std::vector<std::string>& known,
                                   ReadKey read_key) const {
-    const YAML::Node& list = r_.List(node, what, kMaxKeys);
+    const YAML::Node list = r_.List(node, what, kMaxKeys);
     if (list.size() == 0) r_.Fail(node, Concat("expected at least one keyframe in ", what));
     std::vector<Key> keys;
     for (std::size_t i = 0; i < list.size(); ++i) {
@@ -271,7 +277,7 @@ Light Loader::ReadLight(const YAML::Node& node, int index) {
 }
 
 void Loader::ReadLights(const YAML::Node& node) {
-    const YAML::Node& list = r_.List(node, "lights", kMaxItems);
+    const YAML::Node list = r_.List(node, "lights", kMaxItems);
     for (std::size_t i = 0; i < list.size(); ++i) scene_.lights.push_back(ReadLight(list[i], static_cast<int>(i)));
 }
 
@@ -330,6 +336,7 @@ Shape Loader::ReadShape(const YAML::Node& node) {
     switch (s.kind) {
     case Shape::Kind::plane:
     case Shape::Kind::heightfield:
+        s.size.y = 0;  // flat shapes: sizes along x and z only
         if (map.Has("size")) {
             const std::vector<double> v = r_.Numbers(map.Get("size"), what + " size [x, z]", 2, 1e-6, big);
             s.size = Vec3(static_cast<float>(v[0]), 0, static_cast<float>(v[1]));
@@ -359,11 +366,11 @@ Shape Loader::ReadShape(const YAML::Node& node) {
         break;
     case Shape::Kind::revolution: {
         if (!map.Has("profile")) r_.Fail(node, "a revolution shape needs a profile: [[radius, y], ...]");
-        const YAML::Node& list = r_.List(map.Get("profile"), "profile", ShapeLimits::kMaxProfilePoints);
+        const YAML::Node list = r_.List(map.Get("profile"), "profile", ShapeLimits::kMaxProfilePoints);
         if (list.size() < 2) r_.Fail(map.Get("profile"), "a profile needs at least 2 points [radius, y]");
         for (std::size_t i = 0; i < list.size(); ++i) {
             const std::vector<double> p = r_.Numbers(list[i], "profile point [radius, y]", 2, -big, big);
-            if (p[0] < 0) r_.Fail(list[i], "a profile radius must not be negative");
+            if (p[0] < 0) r_.Fail(list[i][0], "a profile radius must not be negative");
             const Vec2 point(static_cast<float>(p[0]), static_cast<float>(p[1]));
             if (!s.profile.empty()) {
                 const Vec2 prev = s.profile.back();
@@ -384,7 +391,7 @@ Shape Loader::ReadShape(const YAML::Node& node) {
             s.resolution_z = static_cast<int>(v[1]);
         }
         if (map.Has("waves")) {
-            const YAML::Node& list = r_.List(map.Get("waves"), "waves", kMaxWaves);
+            const YAML::Node list = r_.List(map.Get("waves"), "waves", kMaxWaves);
             for (std::size_t i = 0; i < list.size(); ++i) {
                 const MapReader w(r_, list[i], "wave", {"amplitude", "wavelength", "direction", "speed", "phase"});
                 Wave wave;
@@ -484,7 +491,7 @@ Object Loader::ReadObject(const YAML::Node& node, int index) {
 }
 
 void Loader::ReadObjects(const YAML::Node& node) {
-    const YAML::Node& list = r_.List(node, "objects", kMaxItems);
+    const YAML::Node list = r_.List(node, "objects", kMaxItems);
     for (std::size_t i = 0; i < list.size(); ++i) scene_.objects.push_back(ReadObject(list[i], static_cast<int>(i)));
 }
 

@@ -3,6 +3,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <type_traits>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -14,15 +16,31 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The shortest decimal text that reads back as exactly this number (0.02, not 0.0199999996).
+template <class T>
+std::string ShortestText(T value) {
+    char text[64];
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(text, sizeof(text), "%.*g", digits, static_cast<double>(value));
+        if (static_cast<T>(std::strtod(text, nullptr)) == value) break;
+    }
+    return text;
+}
+
+struct Number {
+    std::string text;
+    explicit Number(float v) : text(ShortestText(v)) {}
+    explicit Number(double v) : text(ShortestText(v)) {}
+};
+YAML::Emitter& operator<<(YAML::Emitter& out, const Number& n) { return out << n.text; }
+
 YAML::Emitter& operator<<(YAML::Emitter& out, Vec3 v) {
-    return out << YAML::Flow << YAML::BeginSeq << v.x << v.y << v.z << YAML::EndSeq;
+    return out << YAML::Flow << YAML::BeginSeq << Number(v.x) << Number(v.y) << Number(v.z) << YAML::EndSeq;
 }
 
 class Writer {
 public:
     explicit Writer(const std::string& directory) : dir_(fs::absolute(directory).lexically_normal()) {
-        out_.SetFloatPrecision(9);   // enough digits to read every float back exactly
-        out_.SetDoublePrecision(17);
     }
 
     std::string Write(const Scene& scene) {
@@ -47,7 +65,11 @@ public:
 
 private:
     template <class T>
-    void Put(const char* key, const T& value) { out_ << YAML::Key << key << YAML::Value << value; }
+    void Put(const char* key, const T& value) {
+        out_ << YAML::Key << key << YAML::Value;
+        if constexpr (std::is_floating_point_v<T>) out_ << Number(value);
+        else out_ << value;
+    }
     void PutPath(const char* key, const std::string& absolute) {
         const fs::path relative = fs::path(absolute).lexically_relative(dir_);
         Put(key, relative.empty() ? absolute : relative.generic_string());
@@ -153,7 +175,7 @@ private:
         switch (s.kind) {
         case Shape::Kind::plane:
         case Shape::Kind::heightfield:
-            out_ << YAML::Key << "size" << YAML::Value << YAML::Flow << YAML::BeginSeq << s.size.x << s.size.z << YAML::EndSeq;
+            out_ << YAML::Key << "size" << YAML::Value << YAML::Flow << YAML::BeginSeq << Number(s.size.x) << Number(s.size.z) << YAML::EndSeq;
             break;
         case Shape::Kind::box: Put("size", s.size); break;
         case Shape::Kind::sphere:
@@ -176,7 +198,7 @@ private:
         case Shape::Kind::revolution:
             Put("segments", s.segments);
             out_ << YAML::Key << "profile" << YAML::Value << YAML::Flow << YAML::BeginSeq;
-            for (Vec2 p : s.profile) out_ << YAML::Flow << YAML::BeginSeq << p.x << p.y << YAML::EndSeq;
+            for (Vec2 p : s.profile) out_ << YAML::Flow << YAML::BeginSeq << Number(p.x) << Number(p.y) << YAML::EndSeq;
             out_ << YAML::EndSeq;
             break;
         }

@@ -112,7 +112,7 @@ std::string YamlReader::String(const YAML::Node& node, const std::string& what) 
     return node.Scalar();
 }
 
-const YAML::Node& YamlReader::List(const YAML::Node& node, const std::string& what, std::size_t max_items) const {
+YAML::Node YamlReader::List(const YAML::Node& node, const std::string& what, std::size_t max_items) const {
     if (!node.IsSequence()) Fail(node, Concat("expected a list for ", what, ", got ", Shown(node)));
     if (node.size() > max_items) Fail(node, Concat("too many items in ", what, ": ", node.size(), " (at most ", max_items, ")"));
     return node;
@@ -148,6 +148,7 @@ MapReader::MapReader(const YamlReader& reader, const YAML::Node& node, const std
         if (std::find(known.begin(), known.end(), name) == known.end())
             reader.Fail(key, UnknownWordMessage("key", name, known) + " in " + what);
         if (Has(name)) reader.Fail(key, Concat("duplicate key \"", name, "\" in ", what));
+        if (it->second.IsNull()) reader.Fail(key, Concat("expected a value after \"", name, ":\" in ", what));
         entries_.emplace_back(name, it->second);
     }
 }

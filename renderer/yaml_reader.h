@@ -37,7 +37,7 @@ public:
     Vec3 Vector(const YAML::Node& node, const std::string& what, double limit) const;  // |each| <= limit
     Rgb Color(const YAML::Node& node, const std::string& what, double max) const;      // each in [0, max]
     // A list node (checked), with at most max_items items.
-    const YAML::Node& List(const YAML::Node& node, const std::string& what, std::size_t max_items) const;
+    YAML::Node List(const YAML::Node& node, const std::string& what, std::size_t max_items) const;
 
 private:
     std::string file_;
