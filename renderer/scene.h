@@ -1,0 +1,211 @@
+// A scene as loaded from YAML: what the file says, in the units it says it (metres, degrees,
+// watts, seconds), plus the meshes and images it refers to. EvaluateScene (scene_eval.h) turns it
+// into world-space geometry for one moment of the animation.
+//
+// Conventions: +Y is up; angles in files are degrees; colours are linear RGB in [0, 1] (texture
+// images are sRGB and decoded by the renderer); light power is radiant flux in watts.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/vec.h"
+
+namespace caustica {
+
+// ---- Transforms and animation -------------------------------------------------------------------
+
+// A rotation as written in the file: Euler angles in degrees applied about x, then y, then z, or
+// an angle in degrees about an axis. Kept in that form so that saving writes back what was read
+// and so that keyframes can spin by more than half a turn.
+struct Rotation {
+    enum class Kind { euler, axis_angle };
+    Kind kind = Kind::euler;
+    Vec3 euler_degrees{0, 0, 0};
+    Vec3 axis{0, 1, 0};  // unit length when kind == axis_angle
+    float angle_degrees = 0;
+};
+
+// Applied as scale, then rotate, then translate.
+struct Transform {
+    Vec3 translate{0, 0, 0};
+    Rotation rotate;
+    Vec3 scale{1, 1, 1};
+};
+
+struct TransformKey {
+    double time = 0;  // seconds
+    Transform transform;
+};
+
+struct Vec3Key {
+    double time = 0;  // seconds
+    Vec3 value;
+};
+
+// ---- Camera, lights, materials ------------------------------------------------------------------
+
+struct CameraKey {
+    double time = 0;
+    Vec3 position, look_at;
+};
+
+struct Camera {
+    Vec3 position{0, 2, 5};
+    Vec3 look_at{0, 0, 0};
+    Vec3 up{0, 1, 0};
+    float fov_degrees = 45;  // vertical field of view
+    int width = 800, height = 600;
+    std::vector<CameraKey> animation;  // sorted by time; empty when still
+};
+
+enum class LightType { point, spot, directional };
+
+struct Light {
+    std::string name;
+    LightType type = LightType::point;
+    Vec3 position{0, 5, 0};        // point and spot
+    Vec3 direction{0, -1, 0};      // spot and directional (unit length), unless aimed at target
+    bool aimed = false;            // spot/directional: direction = target - position at each time
+    Vec3 target{0, 0, 0};
+    float inner_angle_degrees = 20;  // spot: full intensity inside this half-angle
+    float outer_angle_degrees = 30;  // spot: no light outside this half-angle
+    Rgb color{1, 1, 1};
+    float power = 100;               // watts
+    std::vector<Vec3Key> animation;  // positions over time, sorted
+};
+
+enum class MaterialType { diffuse, mirror, glass };
+
+struct Checker {
+    bool enabled = false;
+    Rgb color_a{0.9f, 0.9f, 0.9f}, color_b{0.2f, 0.2f, 0.2f};
+    float scale = 8;  // squares per unit of texture coordinate
+};
+
+struct Material {
+    std::string name;
+    MaterialType type = MaterialType::diffuse;
+    Rgb color{0.8f, 0.8f, 0.8f};  // diffuse albedo or mirror tint
+    std::string texture_path;     // diffuse: absolute path of a PNG/JPG image, or empty
+    int texture = -1;             // index into Scene::textures, or -1 (none, or the file is missing)
+    Checker checker;              // diffuse: procedural checkerboard instead of color
+    float ior = 1.5f;             // glass: index of refraction
+    Rgb absorption{0, 0, 0};      // glass: absorption coefficient per metre, per channel
+};
+
+// An image decoded to 8-bit RGBA (sRGB-encoded colour, as stored in the file), rows from the top.
+struct Texture {
+    std::string path;
+    int width = 0, height = 0;
+    std::vector<std::uint8_t> rgba;
+};
+
+// ---- Shapes and meshes ---------------------------------------------------------------------------
+
+// One sine wave of a height field: height += amplitude * sin(k (d . (x, z)) - w t + phase) with
+// k = 2 pi / wavelength and w = k * speed.
+struct Wave {
+    float amplitude = 0.02f;     // metres
+    float wavelength = 1;        // metres
+    float direction_degrees = 0; // travel direction in the xz-plane, 0 = +x, 90 = +z
+    float speed = 0.3f;          // metres per second (phase velocity)
+    float phase = 0;             // radians
+};
+
+// A greyscale image, row-major from the top, values in [0, 1].
+struct HeightImage {
+    std::string path;
+    int width = 0, height = 0;
+    std::vector<float> values;
+};
+
+// A built-in generated shape, in object space. Sizes are metres, counts are tessellation.
+struct Shape {
+    enum class Kind { plane, box, sphere, cylinder, ring, revolution, heightfield };
+    Kind kind = Kind::plane;
+    Vec3 size{1, 1, 1};          // plane: x and z; box: x, y, z; heightfield: x and z
+    float radius = 0.5f;         // sphere, cylinder
+    float inner_radius = 0.4f;   // ring
+    float outer_radius = 0.5f;   // ring
+    float height = 1;            // cylinder, ring: along y, centred at y = 0
+    int segments = 64;           // around the y axis (sphere, cylinder, ring, revolution)
+    int rings = 32;              // sphere: latitude bands
+    bool caps = true;            // cylinder: closed ends
+    std::vector<Vec2> profile;   // revolution: (radius, y) points, revolved about y
+    int resolution_x = 64, resolution_z = 64;  // heightfield: quads along x and z
+    std::vector<Wave> waves;     // heightfield
+    std::string image_path;      // heightfield: optional greyscale image (absolute path)
+    float image_height = 0.1f;   // heightfield: height of a white pixel, metres
+    std::shared_ptr<const HeightImage> image;  // loaded image, or null when none/missing
+};
+
+// A triangle mesh in object space. Corner attributes hold three entries per triangle.
+struct Mesh {
+    std::vector<Vec3> positions;
+    std::vector<std::uint32_t> indices;  // three per triangle, into positions
+    std::vector<Vec3> corner_normals;    // unit shading normals
+    std::vector<Vec2> corner_uvs;
+    std::vector<int> triangle_materials; // scene material per triangle, or -1: the object's own
+    std::size_t TriangleCount() const { return indices.size() / 3; }
+};
+
+struct Object {
+    std::string name;
+    bool is_mesh = false;        // true: an OBJ file; false: a built-in shape
+    std::string mesh_path;       // absolute path of the OBJ file
+    Shape shape;
+    int material = -1;           // index into Scene::materials; -1: the mesh's own (OBJ) materials
+    Transform transform;
+    std::vector<TransformKey> animation;  // sorted by time; empty when still
+    std::shared_ptr<const Mesh> mesh;     // object-space mesh (OBJ or generated at time 0)
+    bool animated_shape = false;          // heightfield whose waves move: regenerated per frame
+};
+
+struct Settings {
+    int photons = 200000;
+    int k = 50;
+    Rgb ambient{0.02f, 0.02f, 0.02f};
+    int max_bounces = 8;
+    double frame_rate = 30;  // frames per second for sequences
+    double duration = 0;     // animation length in seconds; 0: the last keyframe's time
+};
+
+struct Scene {
+    std::string path;  // the file it came from (for messages)
+    Camera camera;
+    Settings settings;
+    std::vector<Material> materials;  // user materials first, then OBJ (MTL) ones, then default
+    std::vector<Texture> textures;
+    std::vector<Light> lights;
+    std::vector<Object> objects;
+    int user_materials = 0;     // materials[0, user_materials) came from the scene file
+    int default_material = -1;  // grey diffuse for triangles with no material, or -1 if unused
+    std::vector<std::string> warnings;  // from loading, compiler-style (not compared by ==)
+};
+
+// Structural equality of what a scene file says (meshes and images compare by their paths and
+// shape parameters, not by their contents).
+bool operator==(const Rotation& a, const Rotation& b);
+bool operator==(const Transform& a, const Transform& b);
+bool operator==(const Camera& a, const Camera& b);
+bool operator==(const Light& a, const Light& b);
+bool operator==(const Material& a, const Material& b);
+bool operator==(const Shape& a, const Shape& b);
+bool operator==(const Object& a, const Object& b);
+bool operator==(const Settings& a, const Settings& b);
+bool operator==(const Scene& a, const Scene& b);
+inline bool operator!=(const Transform& a, const Transform& b) { return !(a == b); }
+inline bool operator!=(const Camera& a, const Camera& b) { return !(a == b); }
+inline bool operator!=(const Light& a, const Light& b) { return !(a == b); }
+inline bool operator!=(const Material& a, const Material& b) { return !(a == b); }
+inline bool operator!=(const Object& a, const Object& b) { return !(a == b); }
+inline bool operator!=(const Scene& a, const Scene& b) { return !(a == b); }
+
+const char* ToString(LightType type);
+const char* ToString(MaterialType type);
+const char* ToString(Shape::Kind kind);
+
+}  // namespace caustica
