@@ -16,7 +16,8 @@ inline std::optional<Backend> GpuBackendOrNothing() {
     return Backend::Create("cuda");
 }
 
-// ../shared/models beside the repository, or an empty string when it is not there.
+// The real meshes: $CAUSTICA_MODELS_DIR when set, else ../shared/models beside the repository;
+// an empty string when not there.
 std::string ModelsDir();
 
 }  // namespace caustica::testing

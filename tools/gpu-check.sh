@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# On a machine with an NVIDIA H100 or H200: builds with CUDA for sm_90, runs every test (the GPU
+# ones included), runs the benchmarks, and writes logs and JSON into OUTDIR with a summary last.
+#
+#   tools/gpu-check.sh OUTDIR
+#
+# Dependencies come from the system or from a .deps folder made by ../shared/device/fetch-deps.sh.
+set -uo pipefail
+out=${1:?usage: tools/gpu-check.sh OUTDIR}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+cd "$(dirname "$0")/.."
+if [ -d .deps ]; then
+  export CMAKE_PREFIX_PATH=$PWD/.deps/usr LD_LIBRARY_PATH=$PWD/.deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+export PATH=/usr/local/cuda/bin:$PATH
+# Real meshes: ../shared/models, or a copy carried to the GPU machine in .models (never committed).
+if [ -z "${CAUSTICA_MODELS_DIR:-}" ] && [ -d .models ]; then export CAUSTICA_MODELS_DIR=$PWD/.models; fi
+models=${CAUSTICA_MODELS_DIR:-../shared/models}
+jobs=$(nproc)
+log=$out/gpu-check.log
+bench=$out/bench
+mkdir -p "$bench"
+summary=$out/summary.txt
+: >"$summary"
+note() { echo "$*" | tee -a "$summary"; }
+run() { echo "+ $*" >>"$log"; "$@" >>"$log" 2>&1; }
+
+note "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+note "date: $(date -u +%Y-%m-%dT%H:%MZ)"
+note "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || echo none)"
+
+build=build-gpu
+if ! run cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCAUSTICA_CUDA=ON -DCAUSTICA_WINDOW=OFF \
+        -DCMAKE_CUDA_ARCHITECTURES=90; then
+  note "configure: FAILED (see gpu-check.log)"; tail -30 "$log"; exit 1
+fi
+t0=$(date +%s)
+if ! run cmake --build $build -j "$jobs"; then
+  note "build: FAILED (see gpu-check.log)"; grep -E "error" "$log" | head -30; exit 1
+fi
+note "build: ok ($(( $(date +%s) - t0 )) s)"
+
+# CPU tests in parallel, then the GPU tests one at a time (they share the GPU).
+ctest --test-dir $build -LE gpu -j "$jobs" --output-on-failure >"$out/tests-cpu.log" 2>&1; cpu_rc=$?
+ctest --test-dir $build -L gpu --output-on-failure >"$out/tests-gpu.log" 2>&1; gpu_rc=$?
+note "cpu tests: $(grep -E 'tests passed' "$out/tests-cpu.log" || echo 'no result') (rc $cpu_rc)"
+note "gpu tests: $(grep -E 'tests passed' "$out/tests-gpu.log" || echo 'no result') (rc $gpu_rc)"
+grep -E "\(Failed\)|\(Timeout\)|\(SEGFAULT\)|Not Run" "$out/tests-cpu.log" "$out/tests-gpu.log" | head -20 | tee -a "$summary"
+skipped=$(grep -c "(Skipped)" "$out/tests-gpu.log" || true)
+[ "$skipped" = 0 ] || note "WARNING: $skipped GPU tests skipped on a GPU machine"
+
+# Benchmarks: each writes JSON into bench/ and prints a table into the log.
+caustica=$build/renderer/caustica
+bench_run() {
+  local name=$1; shift
+  echo "+ caustica $*" >>"$log"
+  if "$caustica" "$@" --json "$bench/$name.json" >>"$log" 2>&1; then note "bench $name: ok"; else note "bench $name: FAILED"; fi
+}
+if [ -x "$caustica" ]; then
+  bench_run kdtree-teapot bench kdtree --scene $models/teapot.obj --device cuda --reference
+  bench_run kdtree-bunny bench kdtree --scene $models/stanford-bunny.obj --device cuda --reference
+  bench_run kdtree-200k bench kdtree --triangles 200000 --device cuda --reference
+  bench_run kdtree-1m bench kdtree --triangles 1000000 --device cuda
+  bench_run kdtree-10m bench kdtree --triangles 10000000 --device cuda --repeat 5
+  bench_run photons-1m-plane bench photons --points 1000000 --distribution plane --queries 2073600 --k 50 --device cuda
+  bench_run photons-4m-plane bench photons --points 4000000 --distribution plane --queries 2073600 --k 50 --device cuda
+  bench_run photons-1m-uniform bench photons --points 1000000 --distribution uniform --queries 2073600 --k 50 --device cuda
+  bench_run photons-1m-clustered bench photons --points 1000000 --distribution clustered --queries 2073600 --k 50 --device cuda
+fi
+(cd "$out" && tar czf bench.tar.gz bench && rm -rf bench)
+
+echo
+echo "===== summary ====="
+cat "$summary"
+grep -hE "^(SUMMARY|summary)" "$log" | head -40
+[ $cpu_rc = 0 ] && [ $gpu_rc = 0 ]
