@@ -220,7 +220,7 @@ __global__ void ChunkClassifyKernel(LargeLevelView v) {
 }  // namespace
 
 void ChunkBounds(const Backend& backend, const LargeLevelView& level, uint32_t chunk_bound) {
-    if (level.node_count == 0) return;
+    if (level.node_count == 0 || chunk_bound == 0) return;
     if (backend.IsGpu()) {
 #if defined(__CUDACC__)
         ChunkBoundsKernel<<<chunk_bound, level.chunk_size>>>(level);
@@ -228,12 +228,13 @@ void ChunkBounds(const Backend& backend, const LargeLevelView& level, uint32_t c
         return;
 #endif
     }
+    (void)chunk_bound;  // the CPU walks the chunks it finds
     CA_CHECK(!backend.IsGpu());
     ChunkBoundsCpu(backend, level);
 }
 
 void ChunkClassify(const Backend& backend, const LargeLevelView& level, uint32_t chunk_bound) {
-    if (level.node_count == 0) return;
+    if (level.node_count == 0 || chunk_bound == 0) return;
     if (backend.IsGpu()) {
 #if defined(__CUDACC__)
         ChunkClassifyKernel<<<chunk_bound, level.chunk_size>>>(level);
@@ -241,6 +242,7 @@ void ChunkClassify(const Backend& backend, const LargeLevelView& level, uint32_t
         return;
 #endif
     }
+    (void)chunk_bound;
     CA_CHECK(!backend.IsGpu());
     ChunkClassifyCpu(backend, level);
 }
