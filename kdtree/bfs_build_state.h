@@ -145,6 +145,35 @@ CA_HD inline float KeyFloat(uint32_t k) {
 constexpr uint32_t kKeyMinIdentity = 0xffffffffu;  // for the lower corner (min)
 constexpr uint32_t kKeyMaxIdentity = 0u;           // for the upper corner (max)
 
+// Boxes built with comparisons instead of fminf/fmaxf (core's Aabb), whose choice between -0 and
+// +0 differs between host and device; the CPU and GPU builds must agree bit for bit.
+CA_HD inline float MinOf(float a, float b) { return b < a ? b : a; }
+CA_HD inline float MaxOf(float a, float b) { return b > a ? b : a; }
+CA_HD inline Aabb TriangleBox(const Triangle& t) {
+    Aabb b(t.v0, t.v0);
+    for (int a = 0; a < 3; ++a) {
+        b.lo[a] = MinOf(MinOf(t.v0[a], t.v1[a]), t.v2[a]);
+        b.hi[a] = MaxOf(MaxOf(t.v0[a], t.v1[a]), t.v2[a]);
+    }
+    return b;
+}
+CA_HD inline Aabb BoxUnion(const Aabb& x, const Aabb& y) {
+    Aabb b;
+    for (int a = 0; a < 3; ++a) {
+        b.lo[a] = MinOf(x.lo[a], y.lo[a]);
+        b.hi[a] = MaxOf(x.hi[a], y.hi[a]);
+    }
+    return b;
+}
+CA_HD inline Aabb BoxIntersection(const Aabb& x, const Aabb& y) {
+    Aabb b;
+    for (int a = 0; a < 3; ++a) {
+        b.lo[a] = MaxOf(x.lo[a], y.lo[a]);
+        b.hi[a] = MinOf(x.hi[a], y.hi[a]);
+    }
+    return b;
+}
+
 // Which children an item with extent [lo, hi] on the split axis goes to, for a split at p. Items
 // touching the plane from one side stay on that side; items lying in the plane go to both.
 CA_HD inline void ClassifyExtent(float lo, float hi, float p, bool* left, bool* right) {
@@ -168,8 +197,8 @@ CA_HD inline Aabb ChildCell(const Aabb& cell, int axis, float p, int side) {
 // the triangle clipped to the child's cell (falling back to the cut box if rounding empties it).
 CA_HD inline Aabb ChildEntryBox(const Triangle& t, const Aabb& entry, const Aabb& child_cell, int axis) {
     if (!(entry.lo[axis] < child_cell.lo[axis] || entry.hi[axis] > child_cell.hi[axis])) return entry;
-    const Aabb cut = entry.Intersect(child_cell);
-    const Aabb clipped = ClippedTriangleBounds(t, child_cell).Intersect(cut);
+    const Aabb cut = BoxIntersection(entry, child_cell);
+    const Aabb clipped = BoxIntersection(ClippedTriangleBounds(t, child_cell), cut);
     return clipped.Empty() ? cut : clipped;
 }
 

@@ -46,7 +46,7 @@ CA_HD inline uint64_t LowBits(uint32_t n) { return n >= 64 ? ~uint64_t(0) : ((ui
 struct InitEntries {
     const Triangle* triangles;
     EntriesView entries;
-    CA_HD void operator()(int i) const { entries.Set(uint32_t(i), uint32_t(i), triangles[i].Bounds()); }
+    CA_HD void operator()(int i) const { entries.Set(uint32_t(i), uint32_t(i), TriangleBox(triangles[i])); }
 };
 
 // The root as the only active large node.
@@ -113,7 +113,7 @@ struct InitSmallRoot {
     LevelTotals* totals;
     CA_HD void operator()(int) const {
         Aabb box;
-        for (uint32_t i = 0; i < count; ++i) box.Extend(entries.Box(i));
+        for (uint32_t i = 0; i < count; ++i) box = BoxUnion(box, entries.Box(i));
         *totals = LevelTotals{};
         for (int a = 0; a < 3; ++a) {
             totals->root_box[a] = box.lo[a];

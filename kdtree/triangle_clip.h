@@ -47,8 +47,15 @@ CA_HD inline Aabb ClippedTriangleBounds(const Triangle& t, const Aabb& box) {
         in = out;
         out = swap;
     }
+    // Min and max by comparison rather than fminf/fmaxf, whose choice between -0 and +0 differs
+    // between host and device: the CPU and GPU builds must agree bit for bit.
     Aabb result;
-    for (int i = 0; i < n; ++i) result.Extend(in[i]);
+    for (int i = 0; i < n; ++i)
+        for (int axis = 0; axis < 3; ++axis) {
+            const float x = in[i][axis];
+            if (x < result.lo[axis]) result.lo[axis] = x;
+            if (x > result.hi[axis]) result.hi[axis] = x;
+        }
     if (n == 0) return result;
     // Widen by about 2^-20 of each coordinate's magnitude plus the extent, far above the rounding
     // of the crossings above and far below anything that changes a split.
