@@ -2,6 +2,7 @@
 // output) with the faster kernels of Chang, Seo and Ihm 2013, on either backend.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "core/backend.h"
@@ -11,6 +12,24 @@
 #include "kdtree/triangle.h"
 
 namespace caustica {
+
+// What the last build did, for benchmarks and tests.
+struct BfsBuildStats {
+    int large_levels = 0;            // iterations of the large-node stage
+    int small_levels = 0;            // iterations of the small-node stage
+    uint64_t large_nodes = 0;        // active nodes processed by the large-node stage, all levels
+    uint64_t small_nodes = 0;        // nodes processed by the small-node stage, all levels
+    uint32_t small_roots = 0;        // nodes that entered the small-node stage from the large one
+    uint32_t large_leaf_items = 0;   // items in leaves made by the large-node stage (depth bound,
+                                     // no extent, or a split that put every triangle on both sides)
+    uint64_t peak_active_nodes = 0;  // the most active nodes in one level (large or small)
+    uint64_t peak_entries = 0;       // the longest large-stage work list (triangle references)
+    uint32_t records = 0;            // nodes as built (cut chains count once), before the output stage
+    uint32_t nodes = 0;              // nodes of the final tree
+    uint32_t leaves = 0;
+    uint32_t index_count = 0;        // items of the final index list
+    int max_depth = 0;
+};
 
 class BfsSahBuilder {
 public:
@@ -25,6 +44,7 @@ public:
     void Build(Span<const Triangle> triangles, SahTree& out);
 
     const SahParams& params() const;
+    const BfsBuildStats& stats() const;
 
 private:
     struct Impl;
