@@ -52,7 +52,12 @@ CA_HD CA_INLINE Vec3 Min(Vec3 a, Vec3 b) { return {fminf(a.x, b.x), fminf(a.y, b
 CA_HD CA_INLINE Vec3 Max(Vec3 a, Vec3 b) { return {fmaxf(a.x, b.x), fmaxf(a.y, b.y), fmaxf(a.z, b.z)}; }
 CA_HD CA_INLINE float MaxComponent(Vec3 a) { return fmaxf(a.x, fmaxf(a.y, a.z)); }
 CA_HD CA_INLINE float Luminance(Rgb c) { return 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z; }
+#if defined(__CUDACC__)
 CA_HD CA_INLINE bool IsFinite(Vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
+#else
+// g++'s <cmath> declares isfinite in std only.
+CA_HD CA_INLINE bool IsFinite(Vec3 a) { return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z); }
+#endif
 CA_HD CA_INLINE Vec3 Lerp(Vec3 a, Vec3 b, float t) { return a * (1.0f - t) + b * t; }
 
 // Mirror reflection of direction d about normal n (both unit length).

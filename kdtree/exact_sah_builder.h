@@ -1,0 +1,27 @@
+// The exact SAH kd-tree builder of Wald and Havran 2006 ("On building fast kd-Trees for Ray
+// Tracing, and on doing that in O(N log N)"), on the CPU: the quality reference for the BFS
+// builder and `--builder exact`.
+//
+// Every node considers every candidate plane (the clipped triangle bounds on all three axes) by
+// one sweep over split events sorted once at the root (section 4.3); triangles that straddle the
+// chosen plane are clipped to each child as polygons ("perfect splits", section 3.2), and the
+// sorted event lists of the children are obtained by splitting and merging (section 5.2). The
+// cost function is the plain SAH of SahParams (no empty-space bonus), the same as the BFS
+// builder's: Ct + Ci * (A_left / A * N_left + A_right / A * N_right) against the leaf cost
+// Ci * N; a node becomes a leaf when no plane is cheaper, or at SahParams::max_depth. Triangles
+// lying in a candidate plane go to the cheaper side. Subtrees are built in parallel (oneTBB); the
+// output does not depend on scheduling.
+#pragma once
+
+#include "core/span.h"
+#include "kdtree/sah_params.h"
+#include "kdtree/sah_tree.h"
+#include "kdtree/triangle.h"
+
+namespace caustica {
+
+// triangles: host memory. out: a tree in host memory (SahTree(MemorySpace::Host)); its buffers are
+// resized. Uses params' cost_traversal, cost_intersection and max_depth.
+void BuildExactSahTree(Span<const Triangle> triangles, const SahParams& params, SahTree& out);
+
+}  // namespace caustica
