@@ -2,7 +2,7 @@
 #pragma once
 
 #include <cmath>
-#include <math.h>  // isfinite etc. in the global namespace, as device code names them
+#include <math.h>  // isfinite, isinf in the global namespace, as device code has them
 #include <cstdint>
 
 #include "core/hd.h"

@@ -1,0 +1,77 @@
+// KNN over a batch of query points on either backend (Zhou et al. 2008, Algorithm 6 with r0 from
+// Appendix A), and the per-query function that a render pass calls inside its own functor.
+#pragma once
+
+#include <cstdint>
+
+#include "core/backend.h"
+#include "core/buffer.h"
+#include "core/hd.h"
+#include "core/span.h"
+#include "kdtree/node_radius.h"
+#include "kdtree/point_queries.h"
+#include "kdtree/point_tree.h"
+
+namespace caustica {
+
+// Query i's neighbour j is at indices[j * queries + i] (and dist2 alike), so that neighbouring
+// GPU threads touch neighbouring words; counts[i] and radii[i] are its KnnOutcome.
+struct KnnResultsView {
+    uint32_t* indices = nullptr;
+    float* dist2 = nullptr;
+    uint32_t* counts = nullptr;
+    float* radii = nullptr;
+    uint32_t queries = 0;
+    uint32_t capacity = 0;  // neighbours per query, at least k
+
+    CA_HD KnnSlot Slot(uint32_t i) const { return KnnSlot{indices + i, dist2 + i, queries}; }
+    CA_HD uint32_t Index(uint32_t query, uint32_t j) const { return indices[size_t(j) * queries + query]; }
+    CA_HD float Dist2(uint32_t query, uint32_t j) const { return dist2[size_t(j) * queries + query]; }
+};
+
+// The caller's result buffers, in the backend's memory, grown by doubling and reused.
+class KnnResults {
+public:
+    explicit KnnResults(const Backend& backend) : indices(backend), dist2(backend), counts(backend), radii(backend) {}
+    void Resize(uint32_t queries, uint32_t capacity) {
+        indices.Resize(size_t(queries) * capacity, false);
+        dist2.Resize(size_t(queries) * capacity, false);
+        counts.Resize(queries, false);
+        radii.Resize(queries, false);
+        queries_ = queries;
+        capacity_ = capacity;
+    }
+    KnnResultsView View() {
+        return {indices.data(), dist2.data(), counts.data(), radii.data(), queries_, capacity_};
+    }
+    uint32_t queries() const { return queries_; }
+    uint32_t capacity() const { return capacity_; }
+
+    Buffer<uint32_t> indices;
+    Buffer<float> dist2;
+    Buffer<uint32_t> counts;
+    Buffer<float> radii;
+
+private:
+    uint32_t queries_ = 0, capacity_ = 0;
+};
+
+// One query: r0 from the node radii (infinite without them), then Algorithm 6. For use inside a
+// caller's functor with a LocalHistogram (or any histogram type, see point_queries.h).
+template <class Histogram>
+CA_HD KnnOutcome KnnAtPoint(const PointTreeView& tree, const NodeRadiusView& radii, Vec3 q,
+                            const KnnSettings& settings, Histogram& hist, KnnSlot slot) {
+    return HistogramKnn(tree, q, EstimateRadius(tree, radii, q), settings, hist, slot);
+}
+
+// KNN for every query point into out (resized to the queries and capacity = max(k, current)). On
+// the GPU each thread's histogram lives in shared memory; the CPU computes the same results with a
+// histogram of its own.
+void KnnBatch(const Backend& backend, const PointTreeView& tree, const NodeRadiusView& radii,
+              Span<const Vec3> queries, const KnnSettings& settings, KnnResults& out);
+
+// The exact KNN (bounded priority queue) over a batch, as a reference for tests and benchmarks.
+void ExactKnnBatch(const Backend& backend, const PointTreeView& tree, Span<const Vec3> queries,
+                   const KnnSettings& settings, KnnResults& out);
+
+}  // namespace caustica

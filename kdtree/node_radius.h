@@ -1,0 +1,77 @@
+// Initial KNN radii from node-radius estimates (Zhou et al. 2008, Appendix A, Algorithm 7).
+//
+// Each frame, NodeRadii::Compute finds the k-th neighbour distance Ri at the box centre Ci of the
+// topmost nodes whose radius (half the box diagonal) is under alpha * R, and of nlevel - 1 levels
+// below them; leaves that stay wider than alpha * R get one too, so that every leaf's path has an
+// estimate. For a query p, EstimateRadius is the minimum over the nodes on p's path of
+// |p - Ci| + Ri: by the triangle inequality the ball of that radius holds the ball B(Ci, Ri) and so
+// at least k points. It is therefore never below p's k-th distance (a 1e-5 relative margin covers
+// float rounding), and infinite only where the tree has fewer than k points.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "core/backend.h"
+#include "core/buffer.h"
+#include "core/hd.h"
+#include "core/vec.h"
+#include "kdtree/point_tree.h"
+
+namespace caustica {
+
+// The largest k node radii can be estimated for (the estimate keeps k distances per thread).
+constexpr int kMaxEstimateK = 128;
+
+struct NodeEstimate {
+    Vec3 centre;
+    float radius = INFINITY;  // Ri, or infinity where the node has no estimate
+};
+
+struct NodeRadiusView {
+    const NodeEstimate* estimates = nullptr;  // one per tree node; null: no estimates
+};
+
+// Zhou et al. 2008, Algorithm 7, ESTIMATERADIUS, along the path of p from the root. An empty child
+// (an empty-space cut) is passed over for its sibling: every node's estimate is valid for any p,
+// the path only picks the ones likely to be tight.
+CA_HD inline float EstimateRadius(const PointTreeView& tree, const NodeRadiusView& radii, Vec3 p) {
+    if (radii.estimates == nullptr || tree.point_count == 0) return INFINITY;
+    float r = INFINITY;
+    uint32_t node = 0;
+    while (true) {
+        const NodeEstimate e = radii.estimates[node];
+        if (e.radius < INFINITY) r = fminf(r, Length(p - e.centre) + e.radius);
+        const KdNode n = tree.nodes[node];
+        if (n.IsLeaf()) break;
+        const bool left = p[n.Axis()] < n.split;
+        const uint32_t near_child = left ? node + 1 : n.RightChild();
+        const uint32_t far_child = left ? n.RightChild() : node + 1;
+        node = tree.ranges[near_child].count > 0 ? near_child : far_child;
+    }
+    return r * 1.00001f;
+}
+
+class NodeRadii {
+public:
+    explicit NodeRadii(const Backend& backend);
+
+    // Algorithm 7, PRECOMPUTERADIUS, for the k the queries will ask for (at most kMaxEstimateK),
+    // with alpha, nlevel, nhist and niter from params and R from the tree. Keeps its buffers.
+    void Compute(const Backend& backend, const PointTreeView& tree, const PointTreeParams& params, int k);
+
+    NodeRadiusView View() const { return {estimates_.data()}; }
+    const Buffer<NodeEstimate>& estimates() const { return estimates_; }
+    // How many nodes got an estimate in the last Compute.
+    uint32_t estimated_nodes() const { return estimated_nodes_; }
+
+private:
+    Buffer<NodeEstimate> estimates_;
+    Buffer<uint32_t> parents_;
+    Buffer<uint8_t> flags_;
+    Buffer<uint32_t> ids_;
+    Buffer<uint32_t> selected_;
+    uint32_t estimated_nodes_ = 0;
+};
+
+}  // namespace caustica

@@ -1,0 +1,309 @@
+// Queries on the point kd-tree, per query point, for host and device code: range search, the
+// histogram-based iterative KNN of Zhou et al. 2008 (Algorithm 6), an exact KNN with a bounded
+// priority queue for reference, and brute force for tests.
+//
+// A KNN writes its points into a caller's slot (point indices and squared distances, strided so
+// that a batch can store slot j of query i at j * queries + i) and returns how many and the radius.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "core/hd.h"
+#include "core/span.h"
+#include "core/vec.h"
+#include "kdtree/point_tree.h"
+
+namespace caustica {
+
+// Where one query's neighbours go: entry j at indices[j * stride] and dist2[j * stride].
+// indices may be null when only the radius is wanted.
+struct KnnSlot {
+    uint32_t* indices = nullptr;
+    float* dist2 = nullptr;
+    uint32_t stride = 1;
+};
+
+struct KnnSettings {
+    int k = 50;
+    // Only points within this distance count; fewer than k are returned when fewer lie within it.
+    float max_radius = INFINITY;
+    int bins = 32;       // nhist, at most kMaxHistogramBins
+    int iterations = 2;  // niter
+};
+
+// count: the neighbours written (k, or fewer when fewer lie within max_radius). radius: the exact
+// distance of the k-th neighbour; when fewer than k were found, max_radius (or, when that is
+// infinite, the farthest point's distance).
+struct KnnOutcome {
+    uint32_t count = 0;
+    float radius = 0.0f;
+};
+
+CA_HD CA_INLINE float Distance2(Vec3 a, Vec3 b) { return LengthSquared(a - b); }
+
+// Calls visit(const TreePoint&, float dist2) for every point with dist2 <= r * r, depth first with
+// a stack of far children; a child is skipped when its split plane is farther than r.
+template <class Visit>
+CA_HD void RangeSearch(const PointTreeView& tree, Vec3 q, float r, Visit&& visit) {
+    if (tree.point_count == 0) return;
+    const float r2 = r * r;
+    uint32_t stack[kMaxPointTreeDepth];
+    int top = 0;
+    uint32_t node = 0;
+    while (true) {
+        const KdNode n = tree.nodes[node];
+        if (n.IsLeaf()) {
+            const uint32_t end = n.first + n.Count();
+            for (uint32_t i = n.first; i < end; ++i) {
+                const TreePoint p = tree.points[i];
+                const float d2 = Distance2(p.position, q);
+                if (d2 <= r2) visit(p, d2);
+            }
+            if (top == 0) return;
+            node = stack[--top];
+            continue;
+        }
+        const float d = q[n.Axis()] - n.split;  // points with coordinate < split are on the left
+        const uint32_t near_child = d < 0.0f ? node + 1 : n.RightChild();
+        const uint32_t far_child = d < 0.0f ? n.RightChild() : node + 1;
+        if (d * d <= r2) stack[top++] = far_child;
+        node = near_child;
+    }
+}
+
+// A distance that covers every point of the tree from q (its box's farthest corner, padded for
+// rounding).
+CA_HD CA_INLINE float FarthestTreeDistance(const PointTreeView& tree, Vec3 q) {
+    if (tree.point_count == 0) return 0.0f;
+    const Vec3 lo = q - tree.bounds.lo, hi = tree.bounds.hi - q;
+    const Vec3 far(fmaxf(fabsf(lo.x), fabsf(hi.x)), fmaxf(fabsf(lo.y), fabsf(hi.y)), fmaxf(fabsf(lo.z), fabsf(hi.z)));
+    return Length(far) * 1.00001f;
+}
+
+// A max-heap of squared distances (and indices) in a KnnSlot from entry base on, for the exact
+// selection of the nearest points.
+struct SlotHeap {
+    KnnSlot slot;
+    uint32_t base = 0, size = 0, capacity = 0;
+
+    CA_HD float& D(uint32_t i) const { return slot.dist2[(base + i) * slot.stride]; }
+    CA_HD void Set(uint32_t i, float d2, uint32_t index) const {
+        slot.dist2[(base + i) * slot.stride] = d2;
+        if (slot.indices) slot.indices[(base + i) * slot.stride] = index;
+    }
+    CA_HD uint32_t Index(uint32_t i) const { return slot.indices ? slot.indices[(base + i) * slot.stride] : 0; }
+    CA_HD bool Full() const { return size == capacity; }
+    CA_HD float Top() const { return D(0); }
+
+    // Keeps the capacity nearest offered points; ties keep the earlier one.
+    CA_HD void Offer(float d2, uint32_t index) {
+        if (size < capacity) {
+            uint32_t i = size++;
+            while (i > 0) {
+                const uint32_t parent = (i - 1) / 2;
+                if (!(D(parent) < d2)) break;
+                Set(i, D(parent), Index(parent));
+                i = parent;
+            }
+            Set(i, d2, index);
+            return;
+        }
+        if (!(d2 < Top())) return;
+        uint32_t i = 0;
+        while (true) {
+            const uint32_t l = 2 * i + 1, r = l + 1;
+            if (l >= size) break;
+            const uint32_t c = (r < size && D(l) < D(r)) ? r : l;
+            if (!(d2 < D(c))) break;
+            Set(i, D(c), Index(c));
+            i = c;
+        }
+        Set(i, d2, index);
+    }
+};
+
+// Algorithm 6's histogram in a thread's own memory; the GPU batch keeps it in shared memory
+// instead (knn_batch.cpp). Any type with Clear(bins), Add(bin) and Get(bin) will do.
+struct LocalHistogram {
+    uint32_t bins[kMaxHistogramBins];
+    CA_HD void Clear(int n) {
+        for (int i = 0; i < n; ++i) bins[i] = 0;
+    }
+    CA_HD void Add(int bin) { ++bins[bin]; }
+    CA_HD uint32_t Get(int bin) const { return bins[bin]; }
+};
+
+// The bin of distance d in a histogram of bins bins over [rmin, rmin + bins / scale); nearer
+// points fall in bin 0 (Algorithm 6), farther ones in the last.
+CA_HD CA_INLINE int HistogramBin(float d, float rmin, float scale, int bins) {
+    const float x = fmaxf(d - rmin, 0.0f) * scale;
+    return x < float(bins - 1) ? int(x) : bins - 1;
+}
+
+// The k nearest points of q by Zhou et al. 2008, Algorithm 6: from r0 (which should be at least
+// the k-th distance, see node_radius.h), niter histograms of the distances in the shell
+// [rmin, rmax] shrink it to the bin holding the k-th point. Then one more range search returns the
+// points in the bins before it and the nearest of that bin (a bounded max-heap over the few points
+// of one narrow bin), so the returned radius is the exact k-th distance. An r0 that proves too
+// small is doubled (counted as no iteration), so any r0 gives the right answer, only slower.
+template <class Histogram>
+CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const KnnSettings& s, Histogram& hist,
+                              KnnSlot out) {
+    KnnOutcome result;
+    if (s.k <= 0 || tree.point_count == 0) {
+        result.radius = isinf(s.max_radius) ? 0.0f : s.max_radius;
+        return result;
+    }
+    const uint32_t k = uint32_t(s.k);
+    const int bins = s.bins;
+    const float cap = fminf(s.max_radius, FarthestTreeDistance(tree, q));
+    float rmin = 0.0f, rmax = fminf(r0, cap);
+    if (!(rmax >= 0.0f)) rmax = cap;  // NaN r0
+    bool take_all = false;
+    float bin_rmin = 0.0f, bin_scale = 0.0f, search_r = rmax;
+    int bin_k = 0;
+    uint32_t before_bin = 0;
+    for (int iteration = 0; iteration < s.iterations;) {
+        const float width = rmax - rmin;
+        const float scale = width > 0.0f ? float(bins) / width : 0.0f;
+        hist.Clear(bins);
+        uint32_t total = 0;
+        RangeSearch(tree, q, rmax, [&](const TreePoint&, float d2) {
+            hist.Add(HistogramBin(sqrtf(d2), rmin, scale, bins));
+            ++total;
+        });
+        if (total < k) {
+            if (rmax >= cap) {  // fewer than k points within the maximum radius
+                take_all = true;
+                search_r = rmax;
+                break;
+            }
+            // r0 was too small: the k-th point lies beyond rmax.
+            rmin = rmax;
+            rmax = rmax > 0.0f ? fminf(2.0f * rmax, cap) : cap;
+            continue;
+        }
+        int j = 0;
+        uint32_t cumulative = 0;
+        while (cumulative + hist.Get(j) < k) cumulative += hist.Get(j++);
+        bin_rmin = rmin;
+        bin_scale = scale;
+        bin_k = j;
+        before_bin = cumulative;
+        search_r = rmax;
+        if (++iteration == s.iterations || !(width > 0.0f)) break;
+        const float step = width / float(bins);
+        // A hair wider than the bin, so rounding cannot leave one of its points outside.
+        rmax = (rmin + float(j + 1) * step) * 1.000001f;
+        rmin = rmin + float(j) * step;
+    }
+    if (take_all) {
+        float far2 = 0.0f;
+        RangeSearch(tree, q, search_r, [&](const TreePoint& p, float d2) {
+            if (out.indices) out.indices[result.count * out.stride] = p.index;
+            out.dist2[result.count * out.stride] = d2;
+            ++result.count;
+            far2 = fmaxf(far2, d2);
+        });
+        result.radius = isinf(s.max_radius) ? sqrtf(far2) : s.max_radius;
+        return result;
+    }
+    // The points of the bins before the k-th one, and the nearest k - before_bin of its bin.
+    SlotHeap heap;
+    heap.slot = out;
+    heap.base = before_bin;
+    heap.capacity = k - before_bin;
+    uint32_t written = 0;
+    RangeSearch(tree, q, search_r, [&](const TreePoint& p, float d2) {
+        const int bin = HistogramBin(sqrtf(d2), bin_rmin, bin_scale, bins);
+        if (bin < bin_k) {
+            if (written == heap.base) return;  // cannot happen: the same arithmetic as the histogram
+            if (out.indices) out.indices[written * out.stride] = p.index;
+            out.dist2[written * out.stride] = d2;
+            ++written;
+        } else if (bin == bin_k) {
+            heap.Offer(d2, p.index);
+        }
+    });
+    result.count = written + heap.size;  // k
+    result.radius = heap.size > 0 ? sqrtf(heap.Top()) : 0.0f;
+    return result;
+}
+
+// The exact k nearest points by depth-first search with a bounded priority queue (a max-heap in
+// the slot), nearer child first, pruning by the current k-th distance. The reference for tests
+// and benchmarks; same outcome conventions as HistogramKnn.
+CA_HD inline KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSettings& s, KnnSlot out) {
+    KnnOutcome result;
+    if (s.k <= 0 || tree.point_count == 0) {
+        result.radius = isinf(s.max_radius) ? 0.0f : s.max_radius;
+        return result;
+    }
+    SlotHeap heap;
+    heap.slot = out;
+    heap.capacity = uint32_t(s.k);
+    const float max2 = s.max_radius * s.max_radius;
+    struct Entry {
+        uint32_t node;
+        float plane2;
+    };
+    Entry stack[kMaxPointTreeDepth];
+    int top = 0;
+    stack[top++] = {0, 0.0f};
+    while (top > 0) {
+        const Entry e = stack[--top];
+        const float bound = heap.Full() ? heap.Top() : max2;
+        if (e.plane2 > bound) continue;
+        uint32_t node = e.node;
+        while (true) {
+            const KdNode n = tree.nodes[node];
+            if (n.IsLeaf()) {
+                const uint32_t end = n.first + n.Count();
+                for (uint32_t i = n.first; i < end; ++i) {
+                    const TreePoint p = tree.points[i];
+                    const float d2 = Distance2(p.position, q);
+                    if (d2 <= max2) heap.Offer(d2, p.index);
+                }
+                break;
+            }
+            const float d = q[n.Axis()] - n.split;
+            const uint32_t near_child = d < 0.0f ? node + 1 : n.RightChild();
+            const uint32_t far_child = d < 0.0f ? n.RightChild() : node + 1;
+            if (d * d <= (heap.Full() ? heap.Top() : max2)) stack[top++] = {far_child, d * d};
+            node = near_child;
+        }
+    }
+    result.count = heap.size;
+    if (heap.Full()) {
+        result.radius = sqrtf(heap.Top());
+    } else if (isinf(s.max_radius)) {
+        float far2 = 0.0f;
+        for (uint32_t i = 0; i < heap.size; ++i) far2 = fmaxf(far2, heap.D(i));
+        result.radius = sqrtf(far2);
+    } else {
+        result.radius = s.max_radius;
+    }
+    return result;
+}
+
+// Brute force, for tests: the (squared distance, index) pairs of the k nearest points within
+// max_radius, nearest first (ties by index).
+inline std::vector<std::pair<float, uint32_t>> BruteForceKnn(Span<const Vec3> points, Vec3 q, int k,
+                                                             float max_radius = INFINITY) {
+    std::vector<std::pair<float, uint32_t>> all;
+    const float max2 = max_radius * max_radius;
+    for (uint32_t i = 0; i < points.size(); ++i) {
+        const float d2 = Distance2(points[i], q);
+        if (d2 <= max2) all.push_back({d2, i});
+    }
+    const size_t keep = std::min(all.size(), size_t(std::max(k, 0)));
+    std::partial_sort(all.begin(), all.begin() + keep, all.end());
+    all.resize(keep);
+    return all;
+}
+
+}  // namespace caustica

@@ -1,0 +1,90 @@
+// The point kd-tree of Zhou et al. 2008, section 5.1 (VVH cost, large/small node stages), in
+// preorder as both backends build it and as the queries read it. The caller's points stay with
+// the caller; the tree keeps a copy of their positions in leaf order, each with its point index.
+#pragma once
+
+#include <cstdint>
+
+#include "core/buffer.h"
+#include "core/vec.h"
+#include "kdtree/kd_node.h"
+
+namespace caustica {
+
+// Query stacks and the small-node stage are sized from this bound on the tree depth.
+constexpr int kMaxPointTreeDepth = 64;
+// The histogram of Algorithm 6 has at most this many bins (its shared-memory layout on the GPU).
+constexpr int kMaxHistogramBins = 32;
+
+// The build and query parameters, with the papers' values as defaults.
+struct PointTreeParams {
+    // Empty space is cut off a side of a large node when it exceeds this fraction of the node's
+    // cell on that axis (Zhou et al. 2008, section 5.1: Ce = 10% for photon trees).
+    float empty_space_ratio = 0.10f;
+    // Nodes with at most this many points go to the small-node stage, which evaluates the exact
+    // VVH cost (Zhou et al. 2008, section 5.1: T = 32; the bit masks are 32 bits wide).
+    int small_node_threshold = 32;
+    // R, the expected KNN query radius: the VVH extends node cells by it, and node-radius
+    // estimates start from it (Zhou et al. 2008, section 5.1 and Appendix A). 0 derives it per
+    // build as the radius that holds expected_k points if all points were spread evenly over the
+    // largest face of the root box: the sparsest (minimal meaningful) density of a surface set.
+    float radius = 0.0f;
+    // The k the tree is built for (used by the derived R and by node-radius estimates).
+    int expected_k = 50;
+    // VVH cost of traversing a node; visiting one point costs 1.
+    float cost_traversal = 1.0f;
+    // Nodes at this depth become leaves (at most kMaxPointTreeDepth - 1).
+    int max_depth = 48;
+    // Algorithm 6: histogram bins (nhist) and shrinking iterations (niter).
+    int histogram_bins = 32;
+    int iterations = 2;
+    // Appendix A: nodes with radius under alpha * R get radius estimates, nlevel levels of them.
+    float node_radius_ratio = 0.5f;
+    int node_radius_levels = 3;
+};
+
+// A node's points: a range of the tree's point list (interior nodes too: leaves are in preorder).
+struct NodeRange {
+    uint32_t first = 0;
+    uint32_t count = 0;
+};
+
+// One entry of the point list: a point's position and its index in the caller's array.
+struct alignas(16) TreePoint {
+    Vec3 position;
+    uint32_t index;
+};
+static_assert(sizeof(TreePoint) == 16, "TreePoint is one 16-byte load");
+
+// What queries need, by value, for host or device code.
+struct PointTreeView {
+    const KdNode* nodes = nullptr;
+    const Aabb* boxes = nullptr;        // tight box of each node's points (empty for no points)
+    const NodeRange* ranges = nullptr;  // each node's points in `points`
+    const TreePoint* points = nullptr;  // leaf order
+    uint32_t node_count = 0;
+    uint32_t point_count = 0;
+    Aabb bounds;                        // the root's box
+    int max_depth = 0;                  // the deepest node
+    float radius = 0.0f;                // the R the tree was built with
+};
+
+struct PointTree {
+    Buffer<KdNode> nodes;
+    Buffer<Aabb> boxes;
+    Buffer<NodeRange> ranges;
+    Buffer<TreePoint> points;
+    Aabb bounds;
+    int max_depth = 0;
+    float radius = 0.0f;
+
+    PointTree() = default;
+    explicit PointTree(const Backend& backend) : nodes(backend), boxes(backend), ranges(backend), points(backend) {}
+
+    PointTreeView View() const {
+        return {nodes.data(), boxes.data(), ranges.data(), points.data(), uint32_t(nodes.size()),
+                uint32_t(points.size()), bounds, max_depth, radius};
+    }
+};
+
+}  // namespace caustica

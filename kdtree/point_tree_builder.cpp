@@ -1,0 +1,743 @@
+// The point kd-tree build (Zhou et al. 2008, section 5.1) as per-item passes that run on either
+// backend. A launch unit: nvcc compiles it in a CUDA build.
+#include "kdtree/point_tree_builder.h"
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "core/error.h"
+#include "core/primitives.h"
+
+namespace caustica {
+namespace {
+
+constexpr uint32_t kNone = 0xffffffffu;
+
+enum NodeKind : uint32_t { kInterior = 0, kLeaf = 1, kSmallRoot = 2, kLarge = 3 };
+
+// A node while the tree is built, in breadth-first order (Zhou's nodelist).
+struct BuildNode {
+    uint32_t begin, count;  // its points in the sorted lists
+    Aabb box;               // tight box of its points
+    float split;
+    uint32_t axis;
+    uint32_t kind;
+    uint32_t left;          // breadth-first index of the left child; the right child follows it
+    uint32_t depth;
+    uint32_t size;          // nodes in its preorder subtree
+    uint32_t deepest;       // the deepest node in its subtree
+    uint32_t address;       // preorder index
+};
+
+// A large node being split at the current level.
+struct ActiveNode {
+    uint32_t node;
+    uint32_t begin, count;
+    Aabb cell;               // the space it owns (its parent's cell split at the parent's plane)
+    uint32_t splits;         // 1 when it is split at this level
+    uint32_t axis;
+    float split;
+    uint32_t left_count;
+    uint32_t left_active, right_active;  // the children's indices in the next level, or kNone
+};
+
+// Float keys as unsigned integers in the same order (negative floats flipped, sign bit set on the
+// others), so the radix sort on uint32 sorts by coordinate.
+CA_HD inline uint32_t OrderedKey(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof(u));
+    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+CA_HD inline uint32_t PopCount(uint32_t x) {
+#if CA_DEVICE_CODE
+    return uint32_t(__popc(x));
+#else
+    return uint32_t(__builtin_popcount(x));
+#endif
+}
+
+// The tight box of count points starting at begin, in O(1): the first and last entries of the
+// three sorted lists (Zhou et al. 2008, section 5.1).
+CA_HD inline Aabb BoxFromLists(const Vec3* pos, const uint32_t* lists, uint32_t n, uint32_t begin, uint32_t count) {
+    if (count == 0) return Aabb();
+    Aabb box;
+    for (int a = 0; a < 3; ++a) {
+        box.lo[a] = pos[lists[a * n + begin]][a];
+        box.hi[a] = pos[lists[a * n + begin + count - 1]][a];
+    }
+    return box;
+}
+
+// The volume of a box extended by r on every side: V(d ± R) of the VVH (Zhou et al. 2008, 5.1).
+CA_HD inline float ExtendedVolume(Vec3 lo, Vec3 hi, float r) {
+    return (hi.x - lo.x + 2.0f * r) * (hi.y - lo.y + 2.0f * r) * (hi.z - lo.z + 2.0f * r);
+}
+
+struct SortKeysPass {
+    const Vec3* pos;
+    uint32_t n;
+    uint32_t* keys;
+    uint32_t* ids;
+    CA_HD void operator()(int i) const {
+        for (int a = 0; a < 3; ++a) {
+            keys[a * n + i] = OrderedKey(pos[i][a]);
+            ids[a * n + i] = uint32_t(i);
+        }
+    }
+};
+
+struct RootPass {
+    const Vec3* pos;
+    const uint32_t* lists;
+    uint32_t n;
+    uint32_t small_threshold;
+    BuildNode* nodes;
+    ActiveNode* active;
+    CA_HD void operator()(int) const {
+        BuildNode root{};
+        root.begin = 0;
+        root.count = n;
+        root.box = BoxFromLists(pos, lists, n, 0, n);
+        root.kind = n > small_threshold ? kLarge : kSmallRoot;
+        nodes[0] = root;
+        ActiveNode a{};
+        a.node = 0;
+        a.begin = 0;
+        a.count = n;
+        a.cell = root.box;
+        active[0] = a;
+    }
+};
+
+struct FillPass {
+    uint32_t* out;
+    uint32_t value;
+    CA_HD void operator()(int i) const { out[i] = value; }
+};
+
+// Large-node split choice: an empty-space cut when a side of the cell is more than Ce empty, else
+// the spatial median of the tight box's longest axis (Zhou et al. 2008, section 3.1 and 5.1).
+struct DecideLargePass {
+    const Vec3* pos;
+    const uint32_t* lists;
+    uint32_t n;
+    float empty_space_ratio;
+    uint32_t max_depth;
+    BuildNode* nodes;
+    ActiveNode* active;
+    CA_HD void operator()(int i) const {
+        ActiveNode& act = active[i];
+        BuildNode& node = nodes[act.node];
+        const Aabb box = BoxFromLists(pos, lists, n, act.begin, act.count);
+        node.box = box;
+        const Vec3 extent = box.Extent();
+        act.splits = 0;
+        if (node.depth >= max_depth || (extent.x <= 0.0f && extent.y <= 0.0f && extent.z <= 0.0f)) {
+            node.kind = kLeaf;  // too deep, or all points at one place: nothing to split
+            return;
+        }
+        int axis = -1;
+        float split = 0.0f, best_ratio = empty_space_ratio;
+        for (int a = 0; a < 3; ++a) {
+            const float cell_extent = act.cell.hi[a] - act.cell.lo[a];
+            if (!(cell_extent > 0.0f)) continue;
+            const float low_ratio = (box.lo[a] - act.cell.lo[a]) / cell_extent;
+            const float high_ratio = (act.cell.hi[a] - box.hi[a]) / cell_extent;
+            if (low_ratio > best_ratio) {
+                best_ratio = low_ratio;
+                axis = a;
+                split = box.lo[a];  // nothing lies below: the left child is empty
+            }
+            if (high_ratio > best_ratio) {
+                best_ratio = high_ratio;
+                axis = a;
+                split = nextafterf(box.hi[a], INFINITY);  // everything lies below: the right is empty
+            }
+        }
+        if (axis < 0) {
+            axis = box.LongestAxis();
+            const float lo = box.lo[axis], hi = box.hi[axis];
+            split = lo + 0.5f * (hi - lo);
+            // Points below the plane go left; lo < split <= hi keeps both children non-empty.
+            if (!(split > lo)) split = hi;
+        }
+        node.kind = kInterior;
+        node.axis = uint32_t(axis);
+        node.split = split;
+        act.splits = 1;
+        act.axis = uint32_t(axis);
+        act.split = split;
+    }
+};
+
+// Which side each point of a splitting node goes to (by point ID).
+struct SidePass {
+    const Vec3* pos;
+    const uint32_t* lists;  // list 0
+    const uint32_t* owner;
+    const ActiveNode* active;
+    uint8_t* side;
+    CA_HD void operator()(int i) const {
+        const uint32_t o = owner[i];
+        if (o == kNone || !active[o].splits) return;
+        const uint32_t id = lists[i];
+        side[id] = pos[id][active[o].axis] < active[o].split ? 1 : 0;
+    }
+};
+
+// The left flags of the three concatenated lists, plus a trailing zero so that the scan's last
+// entry is the total.
+struct LeftFlagPass {
+    const uint32_t* lists;
+    const uint32_t* owner;
+    const ActiveNode* active;
+    const uint8_t* side;
+    uint32_t n;
+    uint32_t* flags;
+    CA_HD void operator()(int j) const {
+        if (uint32_t(j) == 3 * n) {
+            flags[j] = 0;
+            return;
+        }
+        const uint32_t i = uint32_t(j) % n;
+        const uint32_t o = owner[i];
+        flags[j] = (o != kNone && active[o].splits) ? side[lists[j]] : 0;
+    }
+};
+
+CA_HD inline uint32_t ChildKind(uint32_t count, uint32_t small_threshold) {
+    return count == 0 ? kLeaf : (count <= small_threshold ? kSmallRoot : kLarge);
+}
+
+// Children's point counts from the scanned flags; new nodes (low 32 bits) and new large nodes (high
+// 32 bits) for the offsets scan.
+struct CountChildrenPass {
+    const uint32_t* scanned;
+    uint32_t small_threshold;
+    ActiveNode* active;
+    uint64_t* counts;
+    CA_HD void operator()(int i) const {
+        ActiveNode& act = active[i];
+        if (!act.splits) {
+            counts[i] = 0;
+            return;
+        }
+        act.left_count = scanned[act.begin + act.count] - scanned[act.begin];
+        const uint32_t right_count = act.count - act.left_count;
+        const uint64_t large = uint64_t(ChildKind(act.left_count, small_threshold) == kLarge) +
+                               uint64_t(ChildKind(right_count, small_threshold) == kLarge);
+        counts[i] = 2u | (large << 32);
+    }
+};
+
+struct EmitChildrenPass {
+    const uint64_t* offsets;
+    uint32_t first_new_node;
+    uint32_t small_threshold;
+    BuildNode* nodes;
+    ActiveNode* active;
+    ActiveNode* next_active;
+    CA_HD void operator()(int i) const {
+        ActiveNode& act = active[i];
+        if (!act.splits) return;
+        const uint32_t left = first_new_node + uint32_t(offsets[i] & 0xffffffffu);
+        uint32_t next = uint32_t(offsets[i] >> 32);
+        BuildNode& parent = nodes[act.node];
+        parent.left = left;
+        for (int c = 0; c < 2; ++c) {
+            BuildNode child{};
+            child.begin = c == 0 ? act.begin : act.begin + act.left_count;
+            child.count = c == 0 ? act.left_count : act.count - act.left_count;
+            child.depth = parent.depth + 1;
+            child.kind = ChildKind(child.count, small_threshold);
+            nodes[left + c] = child;
+            uint32_t child_active = kNone;
+            if (child.kind == kLarge) {
+                ActiveNode a{};
+                a.node = left + c;
+                a.begin = child.begin;
+                a.count = child.count;
+                a.cell = act.cell;
+                if (c == 0) a.cell.hi[act.axis] = act.split;
+                else a.cell.lo[act.axis] = act.split;
+                child_active = next++;
+                next_active[child_active] = a;
+            }
+            if (c == 0) act.left_active = child_active;
+            else act.right_active = child_active;
+        }
+    }
+};
+
+// One stable split pass over the three concatenated lists (Zhou et al. 2008, section 5.1, after
+// Sengupta et al. 2007): left points first, each side in its old order.
+struct ScatterPass {
+    const uint32_t* lists;
+    const uint32_t* owner;
+    const ActiveNode* active;
+    const uint32_t* scanned;  // the scanned left flags: a position's flag is the step at it
+    uint32_t n;
+    uint32_t* new_lists;
+    uint32_t* new_owner;
+    CA_HD void operator()(int j) const {
+        const uint32_t a = uint32_t(j) / n;
+        const uint32_t i = uint32_t(j) - a * n;
+        const uint32_t o = owner[i];
+        if (o == kNone || !active[o].splits) {
+            new_lists[j] = lists[j];
+            if (a == 0) new_owner[i] = kNone;
+            return;
+        }
+        const ActiveNode& act = active[o];
+        const uint32_t left_before = scanned[j] - scanned[a * n + act.begin];
+        const bool left = scanned[j + 1] != scanned[j];
+        const uint32_t at = left ? act.begin + left_before
+                                 : act.begin + act.left_count + (i - act.begin - left_before);
+        new_lists[a * n + at] = lists[j];
+        if (a == 0) new_owner[at] = left ? act.left_active : act.right_active;
+    }
+};
+
+struct LeafBoxPass {
+    const Vec3* pos;
+    const uint32_t* lists;
+    uint32_t n;
+    BuildNode* nodes;
+    CA_HD void operator()(int i) const {
+        BuildNode& node = nodes[i];
+        if (node.kind != kInterior) node.box = BoxFromLists(pos, lists, n, node.begin, node.count);
+    }
+};
+
+struct SmallRootFlagPass {
+    const BuildNode* nodes;
+    uint8_t* flags;
+    uint32_t* ids;
+    CA_HD void operator()(int i) const {
+        flags[i] = nodes[i].kind == kSmallRoot ? 1 : 0;
+        ids[i] = uint32_t(i);
+    }
+};
+
+// Each point's place in its small root's x-sorted range: the bit it owns in the root's masks.
+struct LocalIndexPass {
+    const BuildNode* nodes;
+    const uint32_t* small_roots;
+    const uint32_t* lists;
+    uint8_t* local;
+    CA_HD void operator()(int s) const {
+        const BuildNode& root = nodes[small_roots[s]];
+        for (uint32_t t = 0; t < root.count; ++t) local[lists[root.begin + t]] = uint8_t(t);
+    }
+};
+
+// The small-node stage for one small root (Zhou et al. 2008, Algorithm 4 with the VVH of 5.1): its
+// points as bits of 32-bit masks, and for each axis the masks of the points before each sorted
+// position, so that a candidate's left count is one popcount and a split is one AND. The subtree
+// is made depth first, hence directly in preorder; Sink either counts it or writes it.
+struct SmallSubtree {
+    Vec3 pts[32];
+    uint32_t ids[32];
+    uint8_t order[3][32];   // local indices sorted by each axis
+    uint32_t before[3][33]; // before[a][s]: mask of order[a][0 .. s)
+    uint32_t count;
+
+    CA_HD void Load(const Vec3* pos, const uint32_t* lists, const uint8_t* local, uint32_t n, uint32_t begin,
+                    uint32_t count_) {
+        count = count_;
+        for (uint32_t t = 0; t < count; ++t) {
+            ids[t] = lists[begin + t];
+            pts[t] = pos[ids[t]];
+        }
+        for (int a = 0; a < 3; ++a) {
+            before[a][0] = 0;
+            for (uint32_t t = 0; t < count; ++t) {
+                const uint32_t j = a == 0 ? t : local[lists[a * n + begin + t]];
+                order[a][t] = uint8_t(j);
+                before[a][t + 1] = before[a][t] | (1u << j);
+            }
+        }
+    }
+
+    CA_HD Aabb MaskBox(uint32_t mask) const {
+        Aabb box;
+        for (uint32_t t = 0; t < count; ++t)
+            if (mask >> t & 1u) box.Extend(pts[t]);
+        return box;
+    }
+
+    // The cheapest split of mask by the VVH, or false when a leaf costs less.
+    CA_HD bool BestSplit(uint32_t mask, const Aabb& box, float r, float cost_traversal, int* axis_out,
+                         float* split_out, uint32_t* left_out) const {
+        const uint32_t c = PopCount(mask);
+        const float volume = ExtendedVolume(box.lo, box.hi, r);
+        if (c < 2 || !(volume > 0.0f)) return false;
+        float best = float(c);  // the leaf: visit every point
+        bool found = false;
+        for (int a = 0; a < 3; ++a) {
+            bool have_prev = false;
+            float prev = 0.0f;
+            for (uint32_t s = 0; s < count; ++s) {
+                const uint32_t j = order[a][s];
+                if (!(mask >> j & 1u)) continue;
+                const float x = pts[j][a];
+                if (have_prev && prev < x) {
+                    const uint32_t left = PopCount(mask & before[a][s]);
+                    Vec3 left_hi = box.hi, right_lo = box.lo;
+                    left_hi[a] = x;
+                    right_lo[a] = x;
+                    const float cost = cost_traversal + (float(left) * ExtendedVolume(box.lo, left_hi, r) +
+                                                         float(c - left) * ExtendedVolume(right_lo, box.hi, r)) /
+                                                            volume;
+                    if (cost < best) {
+                        best = cost;
+                        found = true;
+                        *axis_out = a;
+                        *split_out = x;
+                        *left_out = mask & before[a][s];
+                    }
+                }
+                prev = x;
+                have_prev = true;
+            }
+        }
+        return found;
+    }
+
+    template <class Sink>
+    CA_HD void Build(uint32_t begin, uint32_t depth, uint32_t max_depth, float r, float cost_traversal,
+                     Sink& sink) const {
+        struct Entry {
+            uint32_t mask, depth, parent;  // parent: the slot whose right child this is, or kNone
+        };
+        Entry stack[34];
+        int top = 0;
+        stack[top++] = {count == 32 ? 0xffffffffu : (1u << count) - 1u, depth, kNone};
+        uint32_t slot = 0, points_done = 0;
+        while (top > 0) {
+            const Entry e = stack[--top];
+            if (e.parent != kNone) sink.SetRight(e.parent, slot);
+            const Aabb box = MaskBox(e.mask);
+            const uint32_t c = PopCount(e.mask);
+            const NodeRange range{begin + points_done, c};
+            int axis = 0;
+            float split = 0.0f;
+            uint32_t left = 0;
+            if (e.depth < max_depth && BestSplit(e.mask, box, r, cost_traversal, &axis, &split, &left)) {
+                sink.Interior(slot, e.depth, axis, split, box, range);
+                stack[top++] = {e.mask & ~left, e.depth + 1, slot};
+                stack[top++] = {left, e.depth + 1, kNone};
+            } else {
+                sink.Leaf(slot, e.depth, box, range, e.mask, *this);
+                points_done += c;
+            }
+            ++slot;
+        }
+    }
+};
+
+struct CountSink {
+    uint32_t nodes = 0, deepest = 0;
+    CA_HD void SetRight(uint32_t, uint32_t) {}
+    CA_HD void Interior(uint32_t, uint32_t depth, int, float, const Aabb&, NodeRange) { Count(depth); }
+    CA_HD void Leaf(uint32_t, uint32_t depth, const Aabb&, NodeRange, uint32_t, const SmallSubtree&) { Count(depth); }
+    CA_HD void Count(uint32_t depth) {
+        ++nodes;
+        deepest = depth > deepest ? depth : deepest;
+    }
+};
+
+struct WriteSink {
+    uint32_t address;
+    KdNode* nodes;
+    Aabb* boxes;
+    NodeRange* ranges;
+    TreePoint* points;
+    CA_HD void SetRight(uint32_t parent, uint32_t slot) {
+        KdNode& p = nodes[address + parent];
+        p = KdNode::Interior(p.Axis(), p.split, address + slot);
+    }
+    CA_HD void Interior(uint32_t slot, uint32_t, int axis, float split, const Aabb& box, NodeRange range) {
+        nodes[address + slot] = KdNode::Interior(axis, split, 0);
+        boxes[address + slot] = box;
+        ranges[address + slot] = range;
+    }
+    CA_HD void Leaf(uint32_t slot, uint32_t, const Aabb& box, NodeRange range, uint32_t mask, const SmallSubtree& sub) {
+        nodes[address + slot] = KdNode::Leaf(range.first, range.count);
+        boxes[address + slot] = box;
+        ranges[address + slot] = range;
+        uint32_t at = range.first;
+        for (uint32_t t = 0; t < sub.count; ++t)
+            if (mask >> t & 1u) points[at++] = TreePoint{sub.pts[t], sub.ids[t]};
+    }
+};
+
+struct SmallParams {
+    const Vec3* pos;
+    const uint32_t* lists;
+    const uint8_t* local;
+    uint32_t n;
+    uint32_t max_depth;
+    float radius;
+    float cost_traversal;
+};
+
+struct SmallCountPass {
+    SmallParams p;
+    const uint32_t* small_roots;
+    BuildNode* nodes;
+    CA_HD void operator()(int s) const {
+        BuildNode& root = nodes[small_roots[s]];
+        SmallSubtree sub;
+        sub.Load(p.pos, p.lists, p.local, p.n, root.begin, root.count);
+        CountSink sink;
+        sub.Build(root.begin, root.depth, p.max_depth, p.radius, p.cost_traversal, sink);
+        root.size = sink.nodes;
+        root.deepest = sink.deepest;
+    }
+};
+
+struct SmallWritePass {
+    SmallParams p;
+    const uint32_t* small_roots;
+    const BuildNode* nodes;
+    KdNode* out_nodes;
+    Aabb* out_boxes;
+    NodeRange* out_ranges;
+    TreePoint* out_points;
+    CA_HD void operator()(int s) const {
+        const BuildNode& root = nodes[small_roots[s]];
+        SmallSubtree sub;
+        sub.Load(p.pos, p.lists, p.local, p.n, root.begin, root.count);
+        WriteSink sink{root.address, out_nodes, out_boxes, out_ranges, out_points};
+        sub.Build(root.begin, root.depth, p.max_depth, p.radius, p.cost_traversal, sink);
+    }
+};
+
+// Zhou et al. 2008, Algorithm 5, UPPASS: subtree sizes (and depths) bottom-up, one level at a time.
+struct UpPass {
+    uint32_t level_begin;
+    BuildNode* nodes;
+    CA_HD void operator()(int k) const {
+        BuildNode& node = nodes[level_begin + uint32_t(k)];
+        if (node.kind == kInterior) {
+            const BuildNode& l = nodes[node.left];
+            const BuildNode& r = nodes[node.left + 1];
+            node.size = 1 + l.size + r.size;
+            node.deepest = l.deepest > r.deepest ? l.deepest : r.deepest;
+        } else if (node.kind != kSmallRoot) {
+            node.size = 1;
+            node.deepest = node.depth;
+        }
+    }
+};
+
+// Algorithm 5, DOWNPASS: preorder addresses top-down.
+struct DownPass {
+    uint32_t level_begin;
+    BuildNode* nodes;
+    CA_HD void operator()(int k) const {
+        const BuildNode& node = nodes[level_begin + uint32_t(k)];
+        if (node.kind != kInterior) return;
+        nodes[node.left].address = node.address + 1;
+        nodes[node.left + 1].address = node.address + 1 + nodes[node.left].size;
+    }
+};
+
+struct WriteLargePass {
+    const BuildNode* nodes;
+    KdNode* out_nodes;
+    Aabb* out_boxes;
+    NodeRange* out_ranges;
+    CA_HD void operator()(int i) const {
+        const BuildNode& node = nodes[i];
+        if (node.kind == kSmallRoot) return;  // written with its subtree
+        out_nodes[node.address] = node.kind == kInterior
+                                      ? KdNode::Interior(int(node.axis), node.split, nodes[node.left + 1].address)
+                                      : KdNode::Leaf(node.begin, node.count);
+        out_boxes[node.address] = node.box;
+        out_ranges[node.address] = NodeRange{node.begin, node.count};
+    }
+};
+
+// Points of large leaves in x order; the small-node stage rewrites its ranges in its leaf order.
+struct PointsPass {
+    const Vec3* pos;
+    const uint32_t* lists;
+    TreePoint* out;
+    CA_HD void operator()(int i) const { out[i] = TreePoint{pos[lists[i]], lists[i]}; }
+};
+
+}  // namespace
+
+struct PointTreeBuilder::Impl {
+    explicit Impl(const Backend& b)
+        : lists{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
+          owner{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
+          flags(b), side(b), local(b), nodes(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
+          counts(b), small_flags(b), node_ids(b), small_roots(b) {}
+    Buffer<uint32_t> lists[2];  // three concatenated sorted point-ID lists, ping-pong
+    Buffer<uint32_t> owner[2];  // the active node of each list position, ping-pong
+    Buffer<uint32_t> flags;     // sort keys first, then left flags and their scan
+    Buffer<uint8_t> side;
+    Buffer<uint8_t> local;
+    Buffer<BuildNode> nodes;
+    Buffer<ActiveNode> active[2];
+    Buffer<uint64_t> counts;
+    Buffer<uint8_t> small_flags;
+    Buffer<uint32_t> node_ids;
+    Buffer<uint32_t> small_roots;
+    std::vector<uint32_t> level_begin;
+};
+
+PointTreeBuilder::PointTreeBuilder(const Backend& backend, PointTreeParams params)
+    : backend_(backend), params_(params), gathered_(backend), impl_(std::make_unique<Impl>(backend)) {
+    CA_CHECK_MSG(params.small_node_threshold >= 1 && params.small_node_threshold <= 32,
+                 "small_node_threshold must be 1..32 (32-bit masks): ", params.small_node_threshold);
+    CA_CHECK_MSG(params.max_depth >= 1 && params.max_depth < kMaxPointTreeDepth, "max_depth must be 1..",
+                 kMaxPointTreeDepth - 1, ": ", params.max_depth);
+    CA_CHECK_MSG(params.empty_space_ratio >= 0.0f, "empty_space_ratio: ", params.empty_space_ratio);
+}
+
+PointTreeBuilder::~PointTreeBuilder() = default;
+
+namespace {
+
+// R of the VVH when the parameters leave it to the build (see PointTreeParams::radius).
+float DerivedRadius(const Aabb& box, uint32_t n, int expected_k) {
+    const Vec3 e = box.Extent();
+    const float face = fmaxf(e.x * e.y, fmaxf(e.y * e.z, e.z * e.x));
+    float r = 0.0f;
+    if (face > 0.0f) r = sqrtf(float(expected_k) * face / (3.14159265f * float(n)));
+    else r = float(expected_k) * MaxComponent(e) / (2.0f * float(n));  // points on a line
+    return fmaxf(r, 1e-20f);
+}
+
+}  // namespace
+
+void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
+    Impl& m = *impl_;
+    const Backend& b = backend_;
+    const PointTreeParams& prm = params_;
+    const uint32_t n = uint32_t(positions.size());
+    CA_CHECK_MSG(positions.size() < (size_t(1) << 29), "too many points for the point tree: ", positions.size());
+    const Vec3* pos = positions.data();
+    const uint32_t T = uint32_t(prm.small_node_threshold);
+
+    if (n == 0) {  // one empty leaf
+        const KdNode leaf = KdNode::Leaf(0, 0);
+        const Aabb empty;
+        const NodeRange range{};
+        out.nodes.Upload(Span<const KdNode>(&leaf, 1));
+        out.boxes.Upload(Span<const Aabb>(&empty, 1));
+        out.ranges.Upload(Span<const NodeRange>(&range, 1));
+        out.points.Resize(0);
+        out.bounds = Aabb();
+        out.max_depth = 0;
+        out.radius = prm.radius > 0.0f ? prm.radius : 1e-20f;
+        return;
+    }
+
+    // 1. Sorted lists.
+    for (auto& l : m.lists) l.Resize(3 * size_t(n), false);
+    for (auto& o : m.owner) o.Resize(n, false);
+    m.flags.Resize(3 * size_t(n) + 1, false);
+    m.side.Resize(n, false);
+    ParallelFor(b, "point tree: sort keys", n, SortKeysPass{pos, n, m.flags.data(), m.lists[0].data()});
+    for (uint32_t a = 0; a < 3; ++a)
+        RadixSortPairs(b, m.flags.span().subspan(a * n, n), m.lists[0].span().subspan(a * n, n));
+
+    // 2. Large nodes.
+    m.nodes.Resize(1, false);
+    m.active[0].Resize(1, false);
+    ParallelFor(b, "point tree: root", 1, RootPass{pos, m.lists[0].data(), n, T, m.nodes.data(), m.active[0].data()});
+    Aabb root_box;
+    CopyBytes(&root_box, MemorySpace::Host, &m.nodes.data()->box, m.nodes.space(), sizeof(Aabb));
+    const float radius = prm.radius > 0.0f ? prm.radius : DerivedRadius(root_box, n, prm.expected_k);
+
+    m.level_begin.assign({0u, 1u});
+    uint32_t node_count = 1;
+    uint32_t active_count = n > T ? 1 : 0;
+    int cur = 0;
+    if (active_count > 0) ParallelFor(b, "point tree: owner", n, FillPass{m.owner[0].data(), 0});
+    while (active_count > 0) {
+        ActiveNode* act = m.active[cur].data();
+        ParallelFor(b, "point tree: decide large", active_count,
+                    DecideLargePass{pos, m.lists[cur].data(), n, prm.empty_space_ratio, uint32_t(prm.max_depth),
+                                    m.nodes.data(), act});
+        ParallelFor(b, "point tree: sides", n,
+                    SidePass{pos, m.lists[cur].data(), m.owner[cur].data(), act, m.side.data()});
+        ParallelFor(b, "point tree: left flags", 3 * size_t(n) + 1,
+                    LeftFlagPass{m.lists[cur].data(), m.owner[cur].data(), act, m.side.data(), n, m.flags.data()});
+        ExclusiveScan(b, Span<const uint32_t>(m.flags.span()), m.flags.span());  // in place
+        m.counts.Resize(active_count, false);
+        ParallelFor(b, "point tree: count children", active_count,
+                    CountChildrenPass{m.flags.data(), T, act, m.counts.data()});
+        const uint64_t totals =
+            ExclusiveScanTotal(b, Span<const uint64_t>(m.counts.span()), m.counts.span());
+        const uint32_t new_nodes = uint32_t(totals & 0xffffffffu);
+        const uint32_t next_count = uint32_t(totals >> 32);
+        m.nodes.Resize(node_count + new_nodes);
+        m.active[1 - cur].Resize(std::max<uint32_t>(next_count, 1), false);
+        act = m.active[cur].data();
+        ParallelFor(b, "point tree: emit children", active_count,
+                    EmitChildrenPass{m.counts.data(), node_count, T, m.nodes.data(), act, m.active[1 - cur].data()});
+        if (new_nodes > 0) {
+            ParallelFor(b, "point tree: split lists", 3 * size_t(n),
+                        ScatterPass{m.lists[cur].data(), m.owner[cur].data(), act, m.flags.data(), n,
+                                    m.lists[1 - cur].data(), m.owner[1 - cur].data()});
+            cur = 1 - cur;
+        }
+        node_count += new_nodes;
+        if (new_nodes > 0) m.level_begin.push_back(node_count);
+        active_count = next_count;
+    }
+    const uint32_t* lists = m.lists[cur].data();
+    const uint32_t levels = uint32_t(m.level_begin.size() - 1);
+
+    // 3. Small nodes.
+    ParallelFor(b, "point tree: leaf boxes", node_count, LeafBoxPass{pos, lists, n, m.nodes.data()});
+    m.small_flags.Resize(node_count, false);
+    m.node_ids.Resize(node_count, false);
+    m.small_roots.Resize(node_count, false);
+    ParallelFor(b, "point tree: small roots", node_count,
+                SmallRootFlagPass{m.nodes.data(), m.small_flags.data(), m.node_ids.data()});
+    const uint32_t small_count = uint32_t(Compact(b, Span<const uint32_t>(m.node_ids.span()),
+                                                  Span<const uint8_t>(m.small_flags.span()), m.small_roots.span()));
+    m.local.Resize(n, false);
+    ParallelFor(b, "point tree: local indices", small_count,
+                LocalIndexPass{m.nodes.data(), m.small_roots.data(), lists, m.local.data()});
+    const SmallParams sp{pos, lists, m.local.data(), n, uint32_t(prm.max_depth), radius, prm.cost_traversal};
+    ParallelFor(b, "point tree: small subtrees (count)", small_count,
+                SmallCountPass{sp, m.small_roots.data(), m.nodes.data()});
+
+    // 4. Preorder output.
+    for (uint32_t l = levels; l-- > 0;)
+        ParallelFor(b, "point tree: up pass", m.level_begin[l + 1] - m.level_begin[l],
+                    UpPass{m.level_begin[l], m.nodes.data()});
+    BuildNode root;
+    CopyBytes(&root, MemorySpace::Host, m.nodes.data(), m.nodes.space(), sizeof(BuildNode));
+    const uint32_t zero = 0;
+    CopyBytes(&m.nodes.data()->address, m.nodes.space(), &zero, MemorySpace::Host, sizeof(zero));
+    for (uint32_t l = 0; l < levels; ++l)
+        ParallelFor(b, "point tree: down pass", m.level_begin[l + 1] - m.level_begin[l],
+                    DownPass{m.level_begin[l], m.nodes.data()});
+
+    out.nodes.Resize(root.size, false);
+    out.boxes.Resize(root.size, false);
+    out.ranges.Resize(root.size, false);
+    out.points.Resize(n, false);
+    ParallelFor(b, "point tree: points", n, PointsPass{pos, lists, out.points.data()});
+    ParallelFor(b, "point tree: write large nodes", node_count,
+                WriteLargePass{m.nodes.data(), out.nodes.data(), out.boxes.data(), out.ranges.data()});
+    ParallelFor(b, "point tree: small subtrees (write)", small_count,
+                SmallWritePass{sp, m.small_roots.data(), m.nodes.data(), out.nodes.data(), out.boxes.data(),
+                               out.ranges.data(), out.points.data()});
+    out.bounds = root.box;
+    out.max_depth = int(root.deepest);
+    out.radius = radius;
+}
+
+}  // namespace caustica

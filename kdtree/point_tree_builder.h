@@ -1,0 +1,57 @@
+// The point (photon) kd-tree builder of Zhou et al. 2008, section 5.1, on either backend. Both
+// backends run the same per-item passes and the same integer scans and stable sorts, so they give
+// the same tree bit for bit.
+//
+//   1. Three point-ID lists, sorted by x, y and z once (radix sort of order-preserving keys).
+//   2. Large nodes, one level at a time: the tight box in O(1) from the sorted lists; an empty-space
+//      cut (Ce) or the spatial median of the longest axis; one stable split pass over the three
+//      concatenated lists keeps every node's points contiguous and at one offset in all three.
+//   3. Small nodes (at most T points): each small root's subtree by the exact VVH cost, split
+//      candidates at point positions, point sets as 32-bit masks with popcount.
+//   4. Preorder output: a bottom-up size pass and a top-down address pass (Zhou Algorithm 5).
+#pragma once
+
+#include <memory>
+
+#include "core/backend.h"
+#include "core/buffer.h"
+#include "core/parallel_for.h"
+#include "core/span.h"
+#include "kdtree/point_traits.h"
+#include "kdtree/point_tree.h"
+
+namespace caustica {
+
+class PointTreeBuilder {
+public:
+    explicit PointTreeBuilder(const Backend& backend, PointTreeParams params = {});
+    ~PointTreeBuilder();
+    PointTreeBuilder(const PointTreeBuilder&) = delete;
+    PointTreeBuilder& operator=(const PointTreeBuilder&) = delete;
+
+    // Builds a tree over positions (finite, in the backend's memory) into out, whose buffers must
+    // be in the same memory. The work lists are kept: once the sizes have been seen, a rebuild
+    // allocates nothing.
+    void Build(Span<const Vec3> positions, PointTree& out);
+
+    // Builds over a caller's point type through PointTraits<P>. On the GPU, call it from a launch
+    // unit (it runs a per-item pass templated on P).
+    template <class P>
+    void Build(Span<const P> points, PointTree& out) {
+        gathered_.Resize(points.size(), false);
+        ParallelFor(backend_, "point tree: gather positions", points.size(),
+                    GatherPositionsPass<P>{points, gathered_.span()});
+        Build(Span<const Vec3>(gathered_.span()), out);
+    }
+
+    const PointTreeParams& params() const { return params_; }
+
+private:
+    struct Impl;
+    const Backend& backend_;
+    PointTreeParams params_;
+    Buffer<Vec3> gathered_;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace caustica

@@ -1,0 +1,277 @@
+#include "renderer/bench_photons.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <queue>
+#include <sstream>
+
+#include <nanoflann.hpp>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "core/backend.h"
+#include "core/buffer.h"
+#include "core/error.h"
+#include "core/memory.h"
+#include "core/timer.h"
+#include "kdtree/knn_batch.h"
+#include "kdtree/node_radius.h"
+#include "kdtree/point_samples.h"
+#include "kdtree/point_tree_builder.h"
+#include "renderer/cli_args.h"
+
+namespace caustica {
+namespace {
+
+struct Stats {
+    double median = 0, min = 0, max = 0;
+};
+
+Stats Summarize(std::vector<double> ms) {
+    Stats s;
+    if (ms.empty()) return s;
+    std::sort(ms.begin(), ms.end());
+    const size_t n = ms.size();
+    s.median = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
+    s.min = ms.front();
+    s.max = ms.back();
+    return s;
+}
+
+template <class F>
+Stats TimeRepeated(const Backend& backend, int repeat, const F& run) {
+    std::vector<double> ms;
+    for (int r = 0; r < repeat; ++r) {
+        Stopwatch watch(backend);
+        run();
+        ms.push_back(watch.ElapsedMs());
+    }
+    return Summarize(ms);
+}
+
+// The exact k-th neighbour distance by brute force (a bounded max-heap of squared distances).
+float BruteForceKthDistance(const std::vector<Vec3>& points, Vec3 q, int k, uint32_t* found) {
+    std::priority_queue<float> heap;
+    for (const Vec3& p : points) {
+        const float d2 = LengthSquared(p - q);
+        if (int(heap.size()) < k) heap.push(d2);
+        else if (d2 < heap.top()) {
+            heap.pop();
+            heap.push(d2);
+        }
+    }
+    *found = uint32_t(heap.size());
+    return heap.empty() ? 0.0f : std::sqrt(heap.top());
+}
+
+// nanoflann's dataset adaptor over the same points.
+struct Cloud {
+    const std::vector<Vec3>* points;
+    size_t kdtree_get_point_count() const { return points->size(); }
+    float kdtree_get_pt(size_t i, size_t dim) const { return (*points)[i][int(dim)]; }
+    template <class Box>
+    bool kdtree_get_bbox(Box&) const { return false; }
+};
+using NanoflannTree = nanoflann::KDTreeSingleIndexAdaptor<nanoflann::L2_Simple_Adaptor<float, Cloud>, Cloud, 3, uint32_t>;
+
+// A minimal JSON object writer for this benchmark's flat report (to be replaced by the shared
+// renderer JSON writer when it lands).
+class JsonObject {
+public:
+    void Number(const std::string& key, double v) {
+        std::ostringstream s;
+        s.precision(9);
+        s << v;
+        Raw(key, std::isfinite(v) ? s.str() : "null");
+    }
+    void Text(const std::string& key, const std::string& v) {
+        std::string e;
+        for (char c : v) {
+            if (c == '"' || c == '\\') e += '\\';
+            if (static_cast<unsigned char>(c) >= 0x20) e += c;
+        }
+        Raw(key, "\"" + e + "\"");
+    }
+    void Timing(const std::string& key, const Stats& s) {
+        JsonObject o;
+        o.Number("median", s.median);
+        o.Number("min", s.min);
+        o.Number("max", s.max);
+        Raw(key, o.str());
+    }
+    void Raw(const std::string& key, const std::string& json) {
+        body_ += (body_.empty() ? "" : ", ") + ("\"" + key + "\": ") + json;
+    }
+    std::string str() const { return "{" + body_ + "}"; }
+
+private:
+    std::string body_;
+};
+
+void PrintRow(const char* name, const Stats& s) {
+    std::printf("  %-26s %10.3f %10.3f %10.3f\n", name, s.median, s.min, s.max);
+}
+
+}  // namespace
+
+int BenchPhotonsMain(const std::vector<std::string>& args) {
+    int points_count = 1000000, query_count = 1920 * 1080, k = 50, repeat = 10, seed = 1, check = 200;
+    std::string distribution_name = "plane", device = "auto", json_path;
+    ArgParser parser("caustica bench photons",
+                     "Times the photon kd-tree build and the histogram KNN against brute force and nanoflann.");
+    parser.Option("--points", "N", "photons in the tree", &points_count);
+    parser.Choice("--distribution", {"uniform", "clustered", "plane"},
+                  "uniform in a cube, caustic-like with some depth, or caustic-like on a plane", &distribution_name);
+    parser.Option("--queries", "M", "query points (default: a 1080p frame)", &query_count);
+    parser.Option("--k", "K", "neighbours per query", &k);
+    parser.Choice("--device", {"auto", "cpu", "cuda"}, "where to run", &device);
+    parser.Option("--repeat", "R", "timed runs of each stage (the median is reported)", &repeat);
+    parser.Option("--seed", "S", "seed of the points and queries", &seed);
+    parser.Option("--check", "C", "queries checked against brute force", &check);
+    parser.Option("--json", "FILE", "also write the results as JSON to FILE", &json_path);
+    if (!parser.Parse(args)) return 0;
+    if (points_count < 0) throw InputError(Concat("--points must not be negative, got ", points_count));
+    if (query_count < 0) throw InputError(Concat("--queries must not be negative, got ", query_count));
+    if (k < 1 || k > kMaxEstimateK) throw InputError(Concat("--k must be 1..", kMaxEstimateK, ", got ", k));
+    if (repeat < 1) throw InputError(Concat("--repeat must be at least 1, got ", repeat));
+    if (check < 0) throw InputError(Concat("--check must not be negative, got ", check));
+
+    PointDistribution distribution;
+    ParsePointDistribution(distribution_name, &distribution);
+    const Backend backend = Backend::Create(device);
+    const std::vector<Vec3> points = MakePoints(distribution, uint32_t(points_count), uint64_t(seed));
+    const std::vector<Vec3> orders[2] = {MakeQueries(points, uint32_t(query_count), true, uint64_t(seed)),
+                                         MakeQueries(points, uint32_t(query_count), false, uint64_t(seed))};
+
+    ResetPeakDeviceBytes();
+    PointTreeParams params;
+    params.expected_k = k;
+    Buffer<Vec3> positions(backend);
+    positions.Upload(points);
+    Buffer<Vec3> queries[2] = {Buffer<Vec3>(backend), Buffer<Vec3>(backend)};
+    for (int o = 0; o < 2; ++o) queries[o].Upload(orders[o]);
+    PointTreeBuilder builder(backend, params);
+    PointTree tree(backend);
+    NodeRadii radii(backend);
+    KnnResults results(backend);
+    KnnSettings settings;
+    settings.k = k;
+    settings.bins = params.histogram_bins;
+    settings.iterations = params.iterations;
+
+    auto build = [&] { builder.Build(Span<const Vec3>(positions.span()), tree); };
+    auto estimate = [&] { radii.Compute(backend, tree.View(), params, k); };
+    auto knn = [&](int o) { KnnBatch(backend, tree.View(), radii.View(), Span<const Vec3>(queries[o].span()), settings, results); };
+    // One warm-up frame: buffers reach their sizes, so the timed runs allocate nothing.
+    build();
+    estimate();
+    knn(0);
+    knn(1);
+    backend.Synchronize();
+
+    const Stats build_ms = TimeRepeated(backend, repeat, build);
+    const Stats radii_ms = TimeRepeated(backend, repeat, estimate);
+    Stats knn_ms[2];
+    for (int o = 0; o < 2; ++o) knn_ms[o] = TimeRepeated(backend, repeat, [&] { knn(o); });
+    const size_t peak_device_bytes = DeviceMemoryCounters().peak_device_bytes;
+
+    // Check a spread sample of the random-order queries (the last KNN run) against brute force.
+    const std::vector<uint32_t> counts = results.counts.Download();
+    const std::vector<float> radii_out = results.radii.Download();
+    const uint32_t checked = uint32_t(std::min<size_t>(size_t(check), orders[1].size()));
+    std::vector<double> errors(checked, 0.0);
+    std::vector<uint8_t> wrong_count(checked, 0);
+    tbb::parallel_for(uint32_t(0), checked, [&](uint32_t s) {
+        const size_t i = size_t(s) * orders[1].size() / checked;
+        uint32_t found = 0;
+        const float kth = BruteForceKthDistance(points, orders[1][i], k, &found);
+        wrong_count[s] = counts[i] != found;
+        if (found == uint32_t(k)) errors[s] = std::fabs(double(radii_out[i]) - kth) / std::max(double(kth), 1e-30);
+    });
+    const double max_error = checked ? *std::max_element(errors.begin(), errors.end()) : 0.0;
+    const size_t count_mismatches = size_t(std::count(wrong_count.begin(), wrong_count.end(), 1));
+
+    // nanoflann on the same points and queries, on the CPU only.
+    Stats nano_build_ms, nano_knn_ms[2];
+    const bool with_nanoflann = !backend.IsGpu() && !points.empty();
+    if (with_nanoflann) {
+        const Cloud cloud{&points};
+        std::unique_ptr<NanoflannTree> index;
+        nano_build_ms = TimeRepeated(backend, repeat, [&] {
+            index = std::make_unique<NanoflannTree>(3, cloud, nanoflann::KDTreeSingleIndexAdaptorParams(10));
+        });
+        for (int o = 0; o < 2; ++o) {
+            const std::vector<Vec3>& q = orders[o];
+            nano_knn_ms[o] = TimeRepeated(backend, repeat, [&] {
+                tbb::parallel_for(tbb::blocked_range<size_t>(0, q.size(), 1024), [&](const tbb::blocked_range<size_t>& r) {
+                    std::vector<uint32_t> idx(static_cast<size_t>(k));
+                    std::vector<float> d2(static_cast<size_t>(k));
+                    for (size_t i = r.begin(); i != r.end(); ++i) {
+                        const float p[3] = {q[i].x, q[i].y, q[i].z};
+                        index->knnSearch(p, size_t(k), idx.data(), d2.data());
+                    }
+                });
+            });
+        }
+    }
+
+    std::printf("caustica bench photons: %s, %d points, %d queries, k %d, %d runs\n", distribution_name.c_str(),
+                points_count, query_count, k, repeat);
+    std::printf("device: %s (%s)\n", backend.Name(), backend.Describe().c_str());
+    std::printf("tree: %zu nodes, depth %d, R %g; %u nodes with radius estimates\n", tree.nodes.size(), tree.max_depth,
+                double(tree.radius), radii.estimated_nodes());
+    std::printf("  %-26s %10s %10s %10s\n", "stage (ms)", "median", "min", "max");
+    PrintRow("build", build_ms);
+    PrintRow("node radii", radii_ms);
+    PrintRow("knn coherent", knn_ms[0]);
+    PrintRow("knn random", knn_ms[1]);
+    if (with_nanoflann) {
+        PrintRow("nanoflann build", nano_build_ms);
+        PrintRow("nanoflann knn coherent", nano_knn_ms[0]);
+        PrintRow("nanoflann knn random", nano_knn_ms[1]);
+    }
+    std::printf("radius max relative error %.3g over %u queries checked against brute force (%zu wrong counts)\n",
+                max_error, checked, count_mismatches);
+    std::printf("peak device bytes: %zu\n", peak_device_bytes);
+
+    if (!json_path.empty()) {
+        JsonObject j;
+        j.Text("benchmark", "photons");
+        j.Text("device", backend.Name());
+        j.Text("device_name", backend.Describe());
+        j.Text("distribution", distribution_name);
+        j.Number("points", points_count);
+        j.Number("queries", query_count);
+        j.Number("k", k);
+        j.Number("repeat", repeat);
+        j.Number("seed", seed);
+        j.Number("tree_nodes", double(tree.nodes.size()));
+        j.Number("tree_depth", tree.max_depth);
+        j.Timing("build_ms", build_ms);
+        j.Timing("node_radii_ms", radii_ms);
+        JsonObject knn_json;
+        knn_json.Timing("coherent", knn_ms[0]);
+        knn_json.Timing("random", knn_ms[1]);
+        j.Raw("knn_ms", knn_json.str());
+        j.Number("radius_max_rel_error", max_error);
+        j.Number("queries_checked", checked);
+        j.Number("count_mismatches", double(count_mismatches));
+        j.Number("peak_device_bytes", double(peak_device_bytes));
+        if (with_nanoflann) {
+            j.Timing("nanoflann_build_ms", nano_build_ms);
+            JsonObject nano_json;
+            nano_json.Timing("coherent", nano_knn_ms[0]);
+            nano_json.Timing("random", nano_knn_ms[1]);
+            j.Raw("nanoflann_knn_ms", nano_json.str());
+        }
+        std::ofstream out(json_path);
+        out << j.str() << "\n";
+        if (!out) throw RuntimeError(Concat("cannot write ", json_path));
+    }
+    return count_mismatches == 0 && max_error <= 1e-3 ? 0 : 1;
+}
+
+}  // namespace caustica

@@ -1,0 +1,97 @@
+// The point kd-tree on the GPU against its CPU twin: the same tree bit for bit, the same node
+// radii and the same KNN results, and the GPU results against brute force. Label gpu.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "core/timer.h"
+#include "kdtree/point_tree_builder.h"
+#include "kdtree/point_tree_check.h"
+#include "tests/test_support.h"
+#include "point_test_support.h"
+
+namespace caustica::testing {
+namespace {
+
+template <class T>
+void ExpectSameBytes(const Buffer<T>& a, const Buffer<T>& b, const char* what) {
+    const std::vector<T> x = a.Download(), y = b.Download();
+    ASSERT_EQ(x.size(), y.size()) << what;
+    size_t first = x.size();
+    for (size_t i = 0; i < x.size() && first == x.size(); ++i)
+        if (std::memcmp(&x[i], &y[i], sizeof(T)) != 0) first = i;
+    EXPECT_EQ(first, x.size()) << what << " differ first at item " << first;
+}
+
+void ExpectSameTree(const PointTree& gpu, const PointTree& cpu) {
+    ExpectSameBytes(gpu.nodes, cpu.nodes, "nodes");
+    ExpectSameBytes(gpu.boxes, cpu.boxes, "boxes");
+    ExpectSameBytes(gpu.ranges, cpu.ranges, "ranges");
+    ExpectSameBytes(gpu.points, cpu.points, "points (leaf order)");
+    EXPECT_EQ(gpu.max_depth, cpu.max_depth);
+    EXPECT_EQ(gpu.radius, cpu.radius);
+}
+
+void ExpectSameResults(const KnnResults& gpu, const KnnResults& cpu) {
+    ExpectSameBytes(gpu.counts, cpu.counts, "counts");
+    ExpectSameBytes(gpu.radii, cpu.radii, "radii");
+    ExpectSameBytes(gpu.indices, cpu.indices, "indices");
+    ExpectSameBytes(gpu.dist2, cpu.dist2, "distances");
+}
+
+TEST(PointTreeGpu, SameTreeSameRadiiSameKnnAsCpu) {
+    CA_REQUIRE_GPU(gpu);
+    const Backend cpu = Backend::Cpu();
+    for (const NamedSet& set : StandardSets(100000)) {
+        SCOPED_TRACE(set.name + ", seed " + std::to_string(kSeed));
+        const std::vector<Vec3> queries = StandardQueries(set.points, 3000);
+        KnnSettings settings;
+        TreeOnBackend g(gpu), c(cpu);
+        BuildAndQuery(gpu, set.points, queries, PointTreeParams(), settings, g);
+        BuildAndQuery(cpu, set.points, queries, PointTreeParams(), settings, c);
+        EXPECT_EQ(CheckPointTree(g.tree, Span<const Vec3>(set.points), PointTreeParams().max_depth), "");
+        ExpectSameTree(g.tree, c.tree);
+        ExpectSameBytes(g.radii.estimates(), c.radii.estimates(), "node radii");
+        ExpectSameResults(g.results, c.results);
+        double err = 0.0;
+        for (const std::string& f : CheckKnn(set.points, queries, settings, g.results, 1e-3f, &err)) ADD_FAILURE() << f;
+        EXPECT_LE(err, 1e-3);
+    }
+}
+
+TEST(PointTreeGpu, TinySetsAndMaxRadius) {
+    CA_REQUIRE_GPU(gpu);
+    const Backend cpu = Backend::Cpu();
+    for (uint32_t n : {0u, 1u, 49u, 50u, 51u, 33u}) {
+        SCOPED_TRACE("points: " + std::to_string(n));
+        const std::vector<Vec3> points = MakePoints(PointDistribution::Uniform, n, kSeed);
+        const std::vector<Vec3> queries = StandardQueries(points, 90);
+        KnnSettings settings;
+        settings.max_radius = 0.5f;
+        TreeOnBackend g(gpu), c(cpu);
+        BuildAndQuery(gpu, points, queries, PointTreeParams(), settings, g);
+        BuildAndQuery(cpu, points, queries, PointTreeParams(), settings, c);
+        ExpectSameTree(g.tree, c.tree);
+        ExpectSameResults(g.results, c.results);
+        for (const std::string& f : CheckKnn(points, queries, settings, g.results, 1e-3f, nullptr)) ADD_FAILURE() << f;
+    }
+}
+
+TEST(PointTreeGpu, MillionPointsSameTreeAndExactKnn) {
+    CA_REQUIRE_GPU(gpu);
+    const Backend cpu = Backend::Cpu();
+    const std::vector<Vec3> points = MakePoints(PointDistribution::Plane, 1000000, kSeed);
+    const std::vector<Vec3> queries = MakeQueries(points, 20000, true, kSeed);
+    KnnSettings settings;
+    TreeOnBackend g(gpu), c(cpu);
+    BuildAndQuery(gpu, points, queries, PointTreeParams(), settings, g);
+    BuildAndQuery(cpu, points, queries, PointTreeParams(), settings, c);
+    ExpectSameTree(g.tree, c.tree);
+    ExpectSameResults(g.results, c.results);
+    KnnResults exact(gpu);
+    ExactKnnBatch(gpu, g.tree.View(), Span<const Vec3>(g.queries.span()), settings, exact);
+    ExpectSameBytes(exact.radii, g.results.radii, "exact vs histogram radii");
+}
+
+}  // namespace
+}  // namespace caustica::testing

@@ -1,0 +1,42 @@
+// `caustica bench photons` on a small CPU run: it succeeds, checks its queries and writes every
+// JSON field the issue asks for; bad options are usage errors.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.h"
+#include "renderer/bench_photons.h"
+
+namespace caustica {
+namespace {
+
+TEST(BenchPhotons, SmallCpuRunWritesJson) {
+    const std::string path = ::testing::TempDir() + "bench_photons_test.json";
+    for (const char* distribution : {"uniform", "clustered", "plane"}) {
+        SCOPED_TRACE(distribution);
+        ASSERT_EQ(BenchPhotonsMain({"--points", "5000", "--distribution", distribution, "--queries", "3000", "--k", "20",
+                                    "--device", "cpu", "--repeat", "2", "--check", "50", "--json", path}),
+                  0);
+        std::ifstream in(path);
+        std::stringstream text;
+        text << in.rdbuf();
+        const std::string json = text.str();
+        for (const char* key : {"\"device\": \"cpu\"", "\"points\": 5000", "\"queries\": 3000", "\"k\": 20",
+                                "\"build_ms\": {\"median\"", "\"knn_ms\": {\"coherent\": {\"median\"", "\"random\"",
+                                "\"radius_max_rel_error\": 0", "\"queries_checked\": 50", "\"peak_device_bytes\"",
+                                "\"nanoflann_build_ms\": {", "\"nanoflann_knn_ms\": {"})
+            EXPECT_NE(json.find(key), std::string::npos) << key << " not in " << json;
+    }
+    std::remove(path.c_str());
+}
+
+TEST(BenchPhotons, BadOptionsAreInputErrors) {
+    EXPECT_THROW(BenchPhotonsMain({"--distribution", "spiral"}), InputError);
+    EXPECT_THROW(BenchPhotonsMain({"--k", "0"}), InputError);
+    EXPECT_THROW(BenchPhotonsMain({"--points", "-3"}), InputError);
+}
+
+}  // namespace
+}  // namespace caustica
