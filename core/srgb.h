@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <math.h>  // isfinite in the global namespace, as device code has it
 
 #include "core/hd.h"
 

@@ -18,15 +18,16 @@ enum class PhotonFilter : uint8_t {
     Epanechnikov,  // w = 1 - d^2 / r^2; integral pi r^2 / 2
 };
 
-// Irradiance (W/m^2) at x with normal n from the photons named by indices, all within radius.
-// Photons that arrived from behind the surface do not count.
-CA_HD CA_INLINE Rgb CausticIrradiance(Span<const Photon> photons, const uint32_t* indices, int count, float radius,
+// Irradiance (W/m^2) at x with normal n from count photons within radius, the j-th of which is
+// photons[photon_index(j)]. Photons that arrived from behind the surface do not count.
+template <class PhotonIndex>
+CA_HD CA_INLINE Rgb CausticIrradiance(Span<const Photon> photons, PhotonIndex photon_index, int count, float radius,
                                       Vec3 x, Vec3 n, PhotonFilter filter) {
     if (count == 0 || !(radius > 0.0f)) return Rgb(0.0f);
     Rgb sum(0.0f);
     const float inv_r2 = 1.0f / (radius * radius);
     for (int j = 0; j < count; ++j) {
-        const Photon& p = photons[indices[j]];
+        const Photon& p = photons[photon_index(j)];
         if (Dot(p.direction, n) >= 0.0f) continue;
         const float d2 = LengthSquared(p.position - x) * inv_r2;
         if (d2 > 1.0f) continue;

@@ -14,13 +14,16 @@
 
 namespace caustica {
 
+// What stays the same from frame to frame: set once per scene.
+struct SceneMaterials {
+    std::vector<SurfaceMaterial> materials;
+    std::vector<TextureView> textures;
+    std::vector<uint32_t> texels;  // RGBA8, red in the low byte
+};
+
 struct FrameInput {
     std::vector<Triangle> triangles;
     std::vector<TriangleShading> shading;  // per triangle
-    std::vector<uint32_t> triangle_objects;  // the scene object of each triangle (for picking)
-    std::vector<SurfaceMaterial> materials;
-    std::vector<TextureView> textures;
-    std::vector<uint32_t> texels;
     std::vector<LightSource> lights;
     std::vector<SpecularBound> specular;  // bounds of mirror and glass objects, for photon emission
     Aabb bounds;

@@ -2,9 +2,8 @@
 
 #include "core/timer.h"
 #include "kdtree/bfs_builder.h"
-#include "photon/caustic_estimator.h"
+#include "photon/photon_map.h"
 #include "photon/photon_tracer.h"
-#include "shaders_cuda/eye_passes.h"
 
 namespace caustica {
 
@@ -13,6 +12,7 @@ struct FrameRenderer::State {
     RenderSettings settings;
     CameraView camera;
     Rgb ambient;
+    float max_radius = 0;
     // The scene, in the backend's memory.
     Buffer<Triangle> triangles;
     Buffer<TriangleShading> shading;
@@ -29,7 +29,7 @@ struct FrameRenderer::State {
     SahTree geometry_tree;
     PhotonTracer photon_tracer;
     Buffer<Photon> photons;
-    CausticEstimator caustics;
+    PhotonMap photon_map;
     EyeState eye;
     Buffer<Rgb> sum;
     Buffer<uint32_t> display;
@@ -39,7 +39,7 @@ struct FrameRenderer::State {
     explicit State(const Backend& b)
         : backend(b), triangles(b), shading(b), materials(b), textures(b), texels(b), lights(b), emission_lights(b),
           emission_cdf(b), emission_cells(b), geometry_builder(b), geometry_tree(b), photon_tracer(b), photons(b),
-          caustics(b), eye(b), sum(b), display(b) {}
+          photon_map(b), eye(b), sum(b), display(b) {}
 
     SceneView View() const {
         return {triangles.span(), shading.span(), materials.span(), textures.span(), texels.span(), geometry_tree.View()};
@@ -49,16 +49,21 @@ struct FrameRenderer::State {
 FrameRenderer::FrameRenderer(const Backend& backend) : state_(std::make_unique<State>(backend)) {}
 FrameRenderer::~FrameRenderer() = default;
 
+void FrameRenderer::SetMaterials(const SceneMaterials& materials) {
+    State& s = *state_;
+    s.materials.Upload(materials.materials);
+    s.textures.Upload(materials.textures);
+    s.texels.Upload(materials.texels);
+}
+
 void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& settings) {
     State& s = *state_;
     s.settings = settings;
     s.camera = frame.camera;
     s.ambient = frame.ambient;
+    s.max_radius = settings.max_radius_fraction * Length(frame.bounds.Extent());
     s.triangles.Upload(frame.triangles);
     s.shading.Upload(frame.shading);
-    s.materials.Upload(frame.materials);
-    s.textures.Upload(frame.textures);
-    s.texels.Upload(frame.texels);
     s.lights.Upload(frame.lights);
     s.emission_host = BuildProjectionMaps(frame.lights, frame.specular, frame.bounds);
     s.emission_lights.Upload(s.emission_host.lights);
@@ -92,7 +97,7 @@ void FrameRenderer::AddSample() {
     s.times.photon_trace = clock.ElapsedMs();
 
     clock.Restart();
-    s.caustics.Build(s.photons.span(), s.settings.k);
+    s.photon_map.Build(s.photons.span(), s.settings.k);
     s.times.photon_tree = clock.ElapsedMs();
 
     clock.Restart();
@@ -108,10 +113,8 @@ void FrameRenderer::AddSample() {
     s.times.shadow = clock.ElapsedMs();
 
     clock.Restart();
-    const Span<const Rgb> caustic =
-        s.caustics.Estimate(s.eye.diffuse_pixels.span().first(s.eye.diffuse_count), s.eye.diffuse.span(),
-                            s.settings.filter, s.eye.knn_radius.span());
-    RunShadePass(s.backend, s.lights.span(), caustic, s.ambient, s.eye);
+    RunCausticPass(s.backend, s.photon_map, s.photons.span(), s.settings.k, s.max_radius, s.settings.filter, s.eye);
+    RunShadePass(s.backend, s.lights.span(), s.ambient, s.settings.view, s.max_radius, s.eye);
     s.times.shade = clock.ElapsedMs();
 
     clock.Restart();

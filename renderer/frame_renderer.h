@@ -13,11 +13,9 @@
 #include "photon/radiance.h"
 #include "renderer/frame_input.h"
 #include "renderer/image.h"
+#include "shaders_cuda/eye_passes.h"
 
 namespace caustica {
-
-// What the frame shows: the full image, or one of the debug views.
-enum class FrameView { Full, PhotonsOnly, CausticOnly, KnnRadius };
 
 struct RenderSettings {
     uint32_t photons = 200000;  // emitted per sample
@@ -26,7 +24,9 @@ struct RenderSettings {
     uint64_t seed = 1;
     float exposure = 1.0f;
     PhotonFilter filter = PhotonFilter::Cone;
-    FrameView view = FrameView::Full;
+    // Caustic queries gather photons within this fraction of the scene's diagonal at most.
+    float max_radius_fraction = 0.02f;
+    ShadeView view = ShadeView::Full;
 };
 
 // Milliseconds spent in each pass of the last sample (geometry_tree: of the last Prepare).
@@ -43,6 +43,8 @@ public:
     explicit FrameRenderer(const Backend& backend);
     ~FrameRenderer();
 
+    // Uploads a scene's materials and textures (once per scene, or when they change).
+    void SetMaterials(const SceneMaterials& materials);
     // Uploads the frame's scene, rebuilds the geometry tree and starts a new accumulation.
     void Prepare(const FrameInput& frame, const RenderSettings& settings);
     // Renders one more sample into the accumulation.

@@ -47,7 +47,6 @@ void RunEyePass(const Backend& backend, const SceneView& scene, const CameraView
     state.diffuse.Resize(pixels, false);
     state.ends_diffuse.Resize(pixels, false);
     state.radiance.Resize(pixels, false);
-    state.knn_radius.Resize(pixels, false);
     ParallelFor(backend, "eye rays", pixels,
                 GenerateEyeRaysPass{camera, key, state.rays.span(), state.throughput.span(), state.active.span(), state.all_pixels.span(),
                                     state.ends_diffuse.span(), state.radiance.span()});

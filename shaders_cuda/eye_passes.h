@@ -9,6 +9,8 @@
 #include "core/backend.h"
 #include "core/span.h"
 #include "photon/light.h"
+#include "photon/photon_map.h"
+#include "photon/radiance.h"
 #include "photon/scene_view.h"
 #include "shaders_cuda/camera_view.h"
 #include "shaders_cuda/eye_state.h"
@@ -34,10 +36,23 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, int max_bou
 // For every diffuse end and every light: 1 when nothing blocks the way to the light.
 void RunShadowPass(const Backend& backend, const SceneView& scene, Span<const LightSource> lights, EyeState& state);
 
+// Caustic irradiance at every diffuse end (state.caustic) from its k nearest photons, found by
+// the histogram KNN of Zhou et al. 2008 (Algorithm 6) within max_radius, and filtered.
+void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, Span<const Photon> photons, int k,
+                    float max_radius, PhotonFilter filter, EyeState& state);
+
+// What the shading pass shows: the image, or one of the debug views.
+enum class ShadeView : uint8_t {
+    Full,         // direct light, caustics and ambient light
+    CausticOnly,  // the caustic radiance alone
+    Photons,      // white where a photon lies within a pixel's footprint: the photons themselves
+    KnnRadius,    // the radius of each caustic query, blue (small) to red (max_radius)
+};
+
 // Radiance of each diffuse end: direct light (shadowed) plus the caustic irradiance, reflected by
-// the albedo, plus the scene's ambient term. caustic[i] belongs to state.diffuse_pixels[i].
-void RunShadePass(const Backend& backend, Span<const LightSource> lights, Span<const Rgb> caustic, Rgb ambient,
-                  EyeState& state);
+// the albedo, plus the scene's ambient term; or a debug view.
+void RunShadePass(const Backend& backend, Span<const LightSource> lights, Rgb ambient, ShadeView view,
+                  float max_radius, EyeState& state);
 
 // Adds this sample's radiance to the running sum and writes the display image (RGBA8 sRGB) of the
 // mean over `samples` samples, times exposure.

@@ -9,6 +9,7 @@
 #include "core/backend.h"
 #include "core/buffer.h"
 #include "core/vec.h"
+#include "kdtree/knn_batch.h"
 #include "kdtree/ray.h"
 
 namespace caustica {
@@ -33,12 +34,14 @@ struct EyeState {
     Buffer<uint32_t> diffuse_pixels;         // compacted pixels with a diffuse end
     Buffer<uint8_t> visible;                 // per diffuse pixel and light: 1 when lit
     Buffer<Rgb> radiance;                    // this sample's radiance per pixel
-    Buffer<float> knn_radius;                // caustic query radius per pixel (debug view)
+    Buffer<Vec3> caustic_queries;            // per diffuse end: where the photons are gathered
+    KnnResults knn;                          // per diffuse end: its nearest photons
+    Buffer<Rgb> caustic;                     // per diffuse end: caustic irradiance
     uint32_t active_count = 0, diffuse_count = 0;
 
     explicit EyeState(const Backend& b)
         : rays(b), throughput(b), hits(b), active(b), next_active(b), continues(b), all_pixels(b), diffuse(b),
-          ends_diffuse(b), diffuse_pixels(b), visible(b), radiance(b), knn_radius(b) {}
+          ends_diffuse(b), diffuse_pixels(b), visible(b), radiance(b), caustic_queries(b), knn(b), caustic(b) {}
 };
 
 }  // namespace caustica

@@ -5,32 +5,55 @@
 namespace caustica {
 namespace {
 
+constexpr float kInvPi = 1.0f / 3.14159265358979f;
+
+// Blue through green to red for t in [0, 1].
+CA_HD CA_INLINE Rgb HeatColour(float t) {
+    t = fminf(fmaxf(t, 0.0f), 1.0f);
+    return Rgb(fmaxf(0.0f, 2.0f * t - 1.0f), 1.0f - fabsf(2.0f * t - 1.0f), fmaxf(0.0f, 1.0f - 2.0f * t));
+}
+
 struct ShadeDiffusePass {
     Span<const LightSource> lights;
-    Span<const Rgb> caustic;
     Rgb ambient;
+    ShadeView view;
+    float max_radius;
     Span<const uint32_t> diffuse_pixels;
     Span<const DiffusePoint> diffuse;
     Span<const uint8_t> visible;
+    Span<const Rgb> caustic;
+    KnnResultsView knn;
     Span<Rgb> radiance;
     CA_HD void operator()(int i) const {
         const uint32_t p = diffuse_pixels[i];
         const DiffusePoint& d = diffuse[p];
-        Rgb irradiance = caustic.empty() ? Rgb(0.0f) : caustic[i];
+        switch (view) {
+            case ShadeView::CausticOnly: radiance[p] = d.weight * caustic[i] * kInvPi; return;
+            case ShadeView::KnnRadius: radiance[p] = HeatColour(knn.radii[i] / max_radius); return;
+            case ShadeView::Photons: {
+                // A photon within a tenth of the largest query radius lights the pixel.
+                float nearest = INFINITY;
+                for (uint32_t j = 0; j < knn.counts[i]; ++j) nearest = fminf(nearest, knn.Dist2(uint32_t(i), j));
+                radiance[p] = nearest <= 0.01f * max_radius * max_radius ? Rgb(1.0f) : Rgb(0.0f);
+                return;
+            }
+            case ShadeView::Full: break;
+        }
+        Rgb irradiance = caustic[i];
         for (size_t l = 0; l < lights.size(); ++l)
             if (visible[size_t(i) * lights.size() + l]) irradiance += SampleLight(lights[l], d).irradiance;
         // A diffuse surface reflects albedo / pi of its irradiance as radiance.
-        radiance[p] = d.weight * (irradiance * (1.0f / 3.14159265358979f) + ambient);
+        radiance[p] = d.weight * (irradiance * kInvPi + ambient);
     }
 };
 
 }  // namespace
 
-void RunShadePass(const Backend& backend, Span<const LightSource> lights, Span<const Rgb> caustic, Rgb ambient,
-                  EyeState& state) {
+void RunShadePass(const Backend& backend, Span<const LightSource> lights, Rgb ambient, ShadeView view,
+                  float max_radius, EyeState& state) {
     ParallelFor(backend, "shade", state.diffuse_count,
-                ShadeDiffusePass{lights, caustic, ambient, state.diffuse_pixels.span(), state.diffuse.span(),
-                                 state.visible.span(), state.radiance.span()});
+                ShadeDiffusePass{lights, ambient, view, max_radius, state.diffuse_pixels.span(), state.diffuse.span(),
+                                 state.visible.span(), state.caustic.span(), state.knn.View(), state.radiance.span()});
 }
 
 }  // namespace caustica

@@ -1,0 +1,93 @@
+#include "renderer/scene_to_frame.h"
+
+#include <cmath>
+
+namespace caustica {
+namespace {
+
+SurfaceType ToSurfaceType(MaterialType type) {
+    switch (type) {
+        case MaterialType::mirror: return SurfaceType::Mirror;
+        case MaterialType::glass: return SurfaceType::Glass;
+        case MaterialType::diffuse: break;
+    }
+    return SurfaceType::Diffuse;
+}
+
+LightKind ToLightKind(LightType type) {
+    switch (type) {
+        case LightType::spot: return LightKind::Spot;
+        case LightType::directional: return LightKind::Directional;
+        case LightType::point: break;
+    }
+    return LightKind::Point;
+}
+
+}  // namespace
+
+SceneMaterials ToSceneMaterials(const Scene& scene) {
+    SceneMaterials out;
+    for (const Texture& t : scene.textures) {
+        TextureView view;
+        view.first_texel = uint32_t(out.texels.size());
+        view.width = t.width;
+        view.height = t.height;
+        for (size_t i = 0; i + 3 < t.rgba.size(); i += 4)
+            out.texels.push_back(uint32_t(t.rgba[i]) | uint32_t(t.rgba[i + 1]) << 8 | uint32_t(t.rgba[i + 2]) << 16 |
+                                 uint32_t(t.rgba[i + 3]) << 24);
+        out.textures.push_back(view);
+    }
+    for (const Material& m : scene.materials) {
+        SurfaceMaterial s;
+        s.type = ToSurfaceType(m.type);
+        s.color = m.color;
+        s.texture = m.texture;
+        s.checker = m.checker.enabled;
+        s.checker_a = m.checker.color_a;
+        s.checker_b = m.checker.color_b;
+        s.checker_scale = m.checker.scale;
+        s.ior = m.ior;
+        s.absorption = m.absorption;
+        out.materials.push_back(s);
+    }
+    return out;
+}
+
+FrameInput ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size) {
+    FrameInput in;
+    in.triangles = frame.triangles;
+    in.shading.resize(frame.triangles.size());
+    for (size_t t = 0; t < frame.triangles.size(); ++t) {
+        TriangleShading& s = in.shading[t];
+        s.n0 = frame.corner_normals[3 * t];
+        s.n1 = frame.corner_normals[3 * t + 1];
+        s.n2 = frame.corner_normals[3 * t + 2];
+        s.uv0 = frame.corner_uvs[3 * t];
+        s.uv1 = frame.corner_uvs[3 * t + 1];
+        s.uv2 = frame.corner_uvs[3 * t + 2];
+        s.material = uint32_t(frame.triangle_material[t]);
+    }
+    for (const SceneLight& l : frame.lights) {
+        LightSource s;
+        s.kind = ToLightKind(l.type);
+        s.position = l.position;
+        s.direction = l.direction;
+        s.power = l.color * l.power;
+        if (l.type == LightType::spot) {
+            s.cos_inner = l.cos_inner;
+            s.cos_outer = l.cos_outer;
+        }
+        in.lights.push_back(s);
+    }
+    for (const SpecularObject& o : SpecularObjects(scene, frame))
+        in.specular.push_back({o.bounds.Center(), 0.5f * Length(o.bounds.Extent())});
+    in.bounds = frame.bounds;
+    const int width = size.width > 0 ? size.width : frame.camera.width;
+    const int height = size.height > 0 ? size.height : frame.camera.height;
+    in.camera = CameraView::LookAt(frame.camera.position, frame.camera.look_at, frame.camera.up,
+                                   frame.camera.fov_degrees, width, height);
+    in.ambient = scene.settings.ambient;
+    return in;
+}
+
+}  // namespace caustica

@@ -1,0 +1,48 @@
+// caustica view: the live viewer, or, where no window can be opened, the same frame as a PNG file.
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/error.h"
+#include "renderer/commands.h"
+#include "renderer/frame_renderer.h"
+#include "renderer/image.h"
+#include "renderer/render_options.h"
+#include "renderer/scene_eval.h"
+#include "renderer/viewer.h"
+
+namespace caustica {
+
+int ViewMain(const Args& args) {
+    std::string scene_path, fallback_path = "caustica-view.png";
+    int samples = 4;
+    RenderOptions options;
+    ArgParser parser("caustica view",
+                     "Shows a scene live: move the camera, lights and objects and watch the caustics follow "
+                     "(press h in the window for the keys). Without a display it renders the first frame to a "
+                     "PNG file instead and says where.");
+    parser.Positional("SCENE", "a YAML scene file (default: the built-in ring scene)", &scene_path, true);
+    parser.Option("--png", "FILE", "where to write the frame when no window can be opened", &fallback_path);
+    parser.Option("--samples", "S", "samples per pixel of the PNG written without a window", &samples);
+    AddRenderOptions(parser, &options);
+    if (!parser.Parse(args)) return 0;
+    if (samples < 1 || samples > 65536) throw InputError(Concat("--samples ", samples, ": expected 1 to 65536"));
+
+    Scene scene = LoadSceneOrDefault(scene_path);
+    const Backend backend = Backend::Create(options.device);
+    std::string why_no_window;
+    if (WindowAvailable(&why_no_window)) return RunViewer(scene, scene_path, options, backend);
+
+    std::fprintf(stderr, "caustica view: no window (%s); rendering the first frame to a file instead\n",
+                 why_no_window.c_str());
+    FrameRenderer renderer(backend);
+    renderer.SetMaterials(ToSceneMaterials(scene));
+    renderer.Prepare(ToFrameInput(scene, EvaluateScene(scene, 0.0), MakeImageSize(options)),
+                     MakeRenderSettings(scene, options, backend));
+    for (int s = 0; s < samples; ++s) renderer.AddSample();
+    WritePng(renderer.CurrentImage(), fallback_path);
+    std::printf("wrote %s (%s on %s, %u photons stored)\n", fallback_path.c_str(), scene.path.c_str(),
+                backend.Describe().c_str(), renderer.stored_photons());
+    return 0;
+}
+
+}  // namespace caustica
