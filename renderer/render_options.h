@@ -20,6 +20,7 @@ struct RenderOptions {
     int width = 0, height = 0;  // 0: the scene camera's resolution
     double exposure = 1.0;
     std::string filter = "cone";
+    int max_samples = 1024;  // the viewer stops accumulating here
 };
 
 // Photons per sample on the CPU backend unless --photons asks for more: two CPU cores trace far

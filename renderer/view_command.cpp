@@ -23,9 +23,12 @@ int ViewMain(const Args& args) {
     parser.Positional("SCENE", "a YAML scene file (default: the built-in ring scene)", &scene_path, true);
     parser.Option("--png", "FILE", "where to write the frame when no window can be opened", &fallback_path);
     parser.Option("--samples", "S", "samples per pixel of the PNG written without a window", &samples);
+    parser.Option("--max-samples", "N", "samples the window accumulates while nothing moves", &options.max_samples);
     AddRenderOptions(parser, &options);
     if (!parser.Parse(args)) return 0;
     if (samples < 1 || samples > 65536) throw InputError(Concat("--samples ", samples, ": expected 1 to 65536"));
+    if (options.max_samples < 1 || options.max_samples > 65536)
+        throw InputError(Concat("--max-samples ", options.max_samples, ": expected 1 to 65536"));
 
     Scene scene = LoadSceneOrDefault(scene_path);
     const Backend backend = Backend::Create(options.device);
