@@ -28,11 +28,14 @@ struct Event {
 };
 
 // Sorted by axis, then position, then type: each axis is one contiguous sweep.
-bool EventBefore(const Event& a, const Event& b) {
-    if (a.axis != b.axis) return a.axis < b.axis;
-    if (a.pos != b.pos) return a.pos < b.pos;
-    return a.type < b.type;
-}
+struct EventOrder {
+    bool operator()(const Event& a, const Event& b) const {
+        if (a.axis != b.axis) return a.axis < b.axis;
+        if (a.pos != b.pos) return a.pos < b.pos;
+        return a.type < b.type;
+    }
+};
+constexpr EventOrder EventBefore{};
 
 void AddEvents(const Aabb& b, uint32_t tri, std::vector<Event>& out) {
     for (uint8_t axis = 0; axis < 3; ++axis) {
@@ -174,6 +177,8 @@ private:
             }
         }
         std::vector<Event> left_only, right_only, left_new, right_new;
+        left_only.reserve(work.events.size());
+        right_only.reserve(work.events.size());
         for (const Event& ev : work.events) {
             if (side[ev.tri] == kLeftOnly) left_only.push_back({ev.pos, left_pos[ev.tri], ev.axis, ev.type});
             else if (side[ev.tri] == kRightOnly) right_only.push_back({ev.pos, right_pos[ev.tri], ev.axis, ev.type});
