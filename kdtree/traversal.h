@@ -1,9 +1,8 @@
 // Closest-hit and any-hit queries through a triangle kd-tree in preorder, for host and device code.
 //
-// Stack-based front-to-back traversal with early exit (the classic recursive kd-tree ray
-// traversal, Havran 2000, unrolled with an explicit stack as in Papay 2025, chapter 3). The stack
-// holds one entry per tree level, so it is sized by kMaxTraversalDepth, a compile-time bound that
-// trees must respect (CheckTraversable).
+// Stack-based front-to-back traversal with early exit (the classic stack traversal, Papay 2025,
+// section 2.4, Algorithm 1). The stack holds at most one entry per tree level, so it is sized by
+// kMaxTraversalDepth, a compile-time bound that trees must respect (IsTraversable).
 //
 // Exactness: every triangle test uses the ray's own [tmin, tmax] and the watertight test, and node
 // intervals are widened by a small margin before a child is skipped or the search stops, so a hit
