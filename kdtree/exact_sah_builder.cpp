@@ -15,7 +15,7 @@
 namespace caustica {
 namespace {
 
-// Event types in the order the sweep needs them at one position (Wald and Havran 2006, 4.2).
+// Event types in the order the sweep needs them at one position (Wald and Havran 2006).
 enum : uint8_t { kEnd = 0, kPlanar = 1, kStart = 2 };
 
 // A split candidate: where a triangle's clipped box starts, ends or lies flat on one axis. tri is
@@ -28,11 +28,14 @@ struct Event {
 };
 
 // Sorted by axis, then position, then type: each axis is one contiguous sweep.
-bool EventBefore(const Event& a, const Event& b) {
-    if (a.axis != b.axis) return a.axis < b.axis;
-    if (a.pos != b.pos) return a.pos < b.pos;
-    return a.type < b.type;
-}
+struct EventOrder {
+    bool operator()(const Event& a, const Event& b) const {
+        if (a.axis != b.axis) return a.axis < b.axis;
+        if (a.pos != b.pos) return a.pos < b.pos;
+        return a.type < b.type;
+    }
+};
+constexpr EventOrder EventBefore{};
 
 void AddEvents(const Aabb& b, uint32_t tri, std::vector<Event>& out) {
     for (uint8_t axis = 0; axis < 3; ++axis) {
@@ -118,7 +121,9 @@ private:
         if (cost < best->cost) *best = {cost, axis, pos, planar_left};
     }
 
-    // The sweep of Wald and Havran 2006, Algorithm 5 (section 4.3), over all three axes.
+    // The plane sweep of Wald and Havran 2006 over all three axes: at each position, triangles
+    // ending there leave the right side before the plane is evaluated, and triangles starting
+    // there join the left side after it.
     SplitChoice FindSplit(const NodeWork& work) const {
         const size_t n = work.triangles.size();
         const double inv_area = 1.0 / double(work.box.SurfaceArea());
@@ -144,7 +149,7 @@ private:
 
     // Classifies the triangles against the chosen plane and builds both children's sorted event
     // lists: the events of one-sided triangles keep their order; straddling triangles are clipped
-    // to each child, and their new events are sorted and merged in (Wald and Havran 2006, 5.2).
+    // to each child, and their new events are sorted and merged in (Wald and Havran 2006).
     void Split(NodeWork work, const SplitChoice& s, NodeWork* left, NodeWork* right) const {
         const size_t n = work.triangles.size();
         std::vector<uint8_t> side(n, kBoth);
@@ -173,7 +178,14 @@ private:
                 right->triangles.push_back(work.triangles[t]);
             }
         }
+        size_t left_count = 0, right_count = 0;
+        for (const Event& ev : work.events) {
+            left_count += side[ev.tri] == kLeftOnly;
+            right_count += side[ev.tri] == kRightOnly;
+        }
         std::vector<Event> left_only, right_only, left_new, right_new;
+        left_only.reserve(left_count);
+        right_only.reserve(right_count);
         for (const Event& ev : work.events) {
             if (side[ev.tri] == kLeftOnly) left_only.push_back({ev.pos, left_pos[ev.tri], ev.axis, ev.type});
             else if (side[ev.tri] == kRightOnly) right_only.push_back({ev.pos, right_pos[ev.tri], ev.axis, ev.type});

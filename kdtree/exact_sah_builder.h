@@ -3,9 +3,10 @@
 // builder and `--builder exact`.
 //
 // Every node considers every candidate plane (the clipped triangle bounds on all three axes) by
-// one sweep over split events sorted once at the root (section 4.3); triangles that straddle the
-// chosen plane are clipped to each child as polygons ("perfect splits", section 3.2), and the
-// sorted event lists of the children are obtained by splitting and merging (section 5.2). The
+// one sweep over split events sorted once at the root; triangles that straddle the chosen plane
+// are clipped to each child as polygons ("perfect splits"), and the children's sorted event lists
+// are obtained by splitting the parent's list and merging in the clipped triangles' new events,
+// which keeps the whole build O(N log N). The
 // cost function is the plain SAH of SahParams (no empty-space bonus), the same as the BFS
 // builder's: Ct + Ci * (A_left / A * N_left + A_right / A * N_right) against the leaf cost
 // Ci * N; a node becomes a leaf when no plane is cheaper, or at SahParams::max_depth. Triangles

@@ -2,8 +2,8 @@
 // Intersection", JCGT 2(1)): the ray is sheared so that it points along +z, and the 2D edge
 // functions are evaluated in that frame; an edge shared by two triangles gets the same edge
 // function value, with opposite signs, from both, so a ray through a shared edge or vertex hits
-// at least one of them. Edge functions that round to zero are recomputed in double (section 3 of
-// the paper). Backfaces are hit too.
+// at least one of them. Edge functions that round to zero are recomputed in double, as the paper
+// does. Backfaces are hit too.
 //
 // Every operation rounds explicitly (no fused multiply-add), so the CPU and the GPU compute
 // bit-identical t, u and v, and tree traversal on either backend agrees exactly with brute force.
@@ -33,7 +33,7 @@ CA_HD CA_INLINE double Sub(double a, double b) { return a - b; }
 #endif
 }  // namespace exact_rounding
 
-// The per-ray part of the test (Woop et al. 2013, section 3, "ray-dependent precomputation").
+// The per-ray part of the test (Woop et al. 2013: dominant axis, winding-preserving axis swap, shear).
 struct WatertightRay {
     Vec3 origin;
     int kx, ky, kz;    // kz: the direction's dominant axis; kx, ky: the others, in winding order

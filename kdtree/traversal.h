@@ -1,9 +1,8 @@
 // Closest-hit and any-hit queries through a triangle kd-tree in preorder, for host and device code.
 //
-// Stack-based front-to-back traversal with early exit (the classic recursive kd-tree ray
-// traversal, Havran 2000, unrolled with an explicit stack as in Papay 2025, chapter 3). The stack
-// holds one entry per tree level, so it is sized by kMaxTraversalDepth, a compile-time bound that
-// trees must respect (CheckTraversable).
+// Stack-based front-to-back traversal with early exit (the classic stack traversal, Papay 2025,
+// section 2.4, Algorithm 1). The stack holds at most one entry per tree level, so it is sized by
+// kMaxTraversalDepth, a compile-time bound that trees must respect (IsTraversable).
 //
 // Exactness: every triangle test uses the ray's own [tmin, tmax] and the watertight test, and node
 // intervals are widened by a small margin before a child is skipped or the search stops, so a hit
@@ -79,43 +78,46 @@ CA_HD CA_INLINE void WalkLeaves(const SahTreeView& tree, const Ray& ray, Visitor
     const float margin = IntervalMargin(tree, ray);
     float tnear, tfar;
     if (!ClipToBounds(tree, ray, margin, &tnear, &tfar)) return;
+    // Reciprocals: infinite for zero components, which the plane tests below handle first.
+    const Vec3 inv(1.0f / ray.direction.x, 1.0f / ray.direction.y, 1.0f / ray.direction.z);
     StackEntry stack[kMaxTraversalDepth];
     int top = 0;
     uint32_t node = 0;
     for (;;) {
-        const KdNode n = tree.nodes[node];
-        const bool skip = visitor.Skip(tnear - margin);
-        if (skip || n.IsLeaf()) {
-            if (!skip && visitor.Leaf(n.first, n.Count())) return;
-            if (top == 0) return;
-            --top;
-            node = stack[top].node;
-            tnear = stack[top].tnear;
-            tfar = stack[top].tfar;
-            continue;
+        if (!visitor.Skip(tnear - margin)) {
+            const KdNode n = tree.nodes[node];
+            if (!n.IsLeaf()) {
+                const int axis = n.Axis();
+                const float o = ray.origin[axis], d = ray.direction[axis];
+                const uint32_t left = node + 1, right = n.RightChild();
+                // The child on the origin's side comes first; on the plane, the one the ray goes into.
+                const bool left_first = o < n.split || (o == n.split && d <= 0.0f);
+                const uint32_t first = left_first ? left : right, second = left_first ? right : left;
+                if (d == 0.0f && o == n.split) {  // the ray runs inside the plane: both sides touch it
+                    stack[top++] = {second, tnear, tfar};
+                    node = first;
+                    continue;
+                }
+                const float tsplit = (n.split - o) * inv[axis];
+                const float slack = margin + 1e-5f * fabsf(tsplit);
+                if (tsplit <= 0.0f || tsplit > tfar + slack) {
+                    node = first;  // the plane is behind the origin or beyond the segment
+                } else if (tsplit < tnear - slack) {
+                    node = second;  // the segment starts past the plane
+                } else {
+                    stack[top++] = {second, fmaxf(tnear, tsplit - slack), tfar};
+                    node = first;
+                    tfar = fminf(tfar, tsplit + slack);
+                }
+                continue;
+            }
+            if (visitor.Leaf(n.first, n.Count())) return;
         }
-        const int axis = n.Axis();
-        const float o = ray.origin[axis], d = ray.direction[axis];
-        const uint32_t left = node + 1, right = n.RightChild();
-        // The child on the origin's side comes first; on the plane, the one the ray goes into.
-        const bool left_first = o < n.split || (o == n.split && d <= 0.0f);
-        const uint32_t first = left_first ? left : right, second = left_first ? right : left;
-        if (d == 0.0f && o == n.split) {  // the ray runs inside the plane: both sides touch it
-            stack[top++] = {second, tnear, tfar};
-            node = first;
-            continue;
-        }
-        const float tsplit = (n.split - o) / d;
-        const float slack = margin + 1e-5f * fabsf(tsplit);
-        if (tsplit <= 0.0f || tsplit > tfar + slack) {
-            node = first;  // the plane is behind the origin or beyond the segment
-        } else if (tsplit < tnear - slack) {
-            node = second;  // the segment starts past the plane
-        } else {
-            stack[top++] = {second, fmaxf(tnear, tsplit - slack), tfar};
-            node = first;
-            tfar = fminf(tfar, tsplit + slack);
-        }
+        if (top == 0) return;
+        --top;
+        node = stack[top].node;
+        tnear = stack[top].tnear;
+        tfar = stack[top].tfar;
     }
 }
 

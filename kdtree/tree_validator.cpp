@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 #include "core/error.h"
 #include "kdtree/triangle_box.h"
@@ -49,6 +53,7 @@ private:
     static Vec3 Abs(Vec3 v) { return {std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)}; }
 
     void Problem(const std::string& text) {
+        std::lock_guard<std::mutex> lock(mutex_);
         report_.ok = false;
         if (report_.problem_count++ < kKeptMessages) report_.problems.push_back(text);
     }
@@ -139,7 +144,9 @@ private:
             if (!placed[t]) Problem(Concat("triangle ", t, " is in no leaf that it touches"));
         // Every triangle must be in each leaf whose box, shrunk by the tolerance, it overlaps:
         // found by descending the tree with each triangle.
-        for (size_t t = 0; t < triangles_.size(); ++t) Descend(uint32_t(t), 0, bounds_);
+        tbb::parallel_for(tbb::blocked_range<size_t>(0, triangles_.size(), 256), [this](const tbb::blocked_range<size_t>& r) {
+            for (size_t t = r.begin(); t != r.end(); ++t) Descend(uint32_t(t), 0, bounds_);
+        });
     }
 
     void Descend(uint32_t t, uint32_t node, const Aabb& box) {
@@ -171,6 +178,7 @@ private:
     int deepest_ = 0;
     std::vector<Aabb> leaf_box_;
     std::vector<uint8_t> visited_;
+    std::mutex mutex_;  // Problem() is called from parallel tasks
     TreeValidationReport report_;
 };
 

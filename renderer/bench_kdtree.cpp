@@ -23,9 +23,7 @@
 #include "renderer/ray_sets.h"
 #include "renderer/scene_triangles.h"
 
-#if CAUSTICA_HAVE_BFS_BUILDER
 #include "kdtree/bfs_builder.h"
-#endif
 
 #ifndef CAUSTICA_GIT_COMMIT
 #define CAUSTICA_GIT_COMMIT "unknown"
@@ -36,7 +34,7 @@ namespace {
 
 struct Options {
     std::string scene;
-    int triangles = 0;
+    int triangles = 100000;
     std::string device = "auto";
     std::string builder = "bfs";
     bool reference = false;
@@ -144,7 +142,7 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
                      "Times the triangle kd-tree: builds (median of --repeat) and primary, shadow and incoherent "
                      "ray tracing, and checks a sample of hits against brute force.");
     parser.Option("--scene", "FILE", "a .obj mesh or .yaml scene to build over", &opt.scene);
-    parser.Option("--triangles", "N", "instead of --scene: a generated scene of about N triangles (default 100000)",
+    parser.Option("--triangles", "N", "without --scene: a generated scene of about N triangles",
                   &opt.triangles);
     parser.Choice("--device", {"auto", "cpu", "cuda"}, "where to build and trace", &opt.device);
     parser.Choice("--builder", {"bfs", "exact"}, "bfs: Zhou et al. 2008 on the device; exact: Wald-Havran on the CPU",
@@ -160,17 +158,12 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         throw InputError("caustica bench kdtree: give --scene or --triangles, not both");
     if (opt.repeat < 1) throw InputError("caustica bench kdtree: --repeat must be at least 1");
     if (opt.rays < 1) throw InputError("caustica bench kdtree: --rays must be at least 1");
-    if (parser.Given("--triangles") && opt.triangles < 1)
+    if (opt.triangles < 1)
         throw InputError("caustica bench kdtree: --triangles must be at least 1");
-#if !CAUSTICA_HAVE_BFS_BUILDER
-    // TEMPORARY until the BFS builder is merged (see kdtree/CMakeLists.txt).
-    if (opt.builder == "bfs")
-        throw InputError("caustica bench kdtree: --builder bfs is not in this build yet; use --builder exact");
-#endif
 
     const Backend backend = Backend::Create(opt.device);
     const std::vector<Triangle> host_triangles =
-        opt.scene.empty() ? InstancedMeshScene(size_t(opt.triangles > 0 ? opt.triangles : 100000), uint64_t(opt.seed))
+        opt.scene.empty() ? InstancedMeshScene(size_t(opt.triangles), uint64_t(opt.seed))
                           : LoadTrianglesForBench(opt.scene);
     if (host_triangles.empty()) throw InputError(Concat(opt.scene, ": the scene has no triangles"));
     const std::string scene_name = opt.scene.empty() ? Concat("generated (seed ", opt.seed, ")") : opt.scene;
@@ -186,13 +179,11 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
     SahTree tree(backend);
     SahTree host_tree(MemorySpace::Host);
     std::function<void()> build;
-#if CAUSTICA_HAVE_BFS_BUILDER
     std::unique_ptr<BfsSahBuilder> bfs;
     if (opt.builder == "bfs") {
         bfs = std::make_unique<BfsSahBuilder>(backend, params);
         build = [&] { bfs->Build(triangles.span(), tree); };
     }
-#endif
     if (opt.builder == "exact") build = [&] { BuildExactSahTree(Span<const Triangle>(host_triangles), params, host_tree); };
     ResetPeakDeviceBytes();
     const Timing build_ms = Summarize(TimeRuns(backend, opt.repeat, build));

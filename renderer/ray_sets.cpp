@@ -28,9 +28,12 @@ std::vector<Ray> CameraRays(const Aabb& scene, int width, int height) {
     float radius;
     CentreAndRadius(scene, &centre, &radius);
     const float fov = 45.0f * 3.14159265f / 180.0f;
-    // Far enough that the bounding sphere fills most of the view.
+    // Framed so that the box's largest side about fills the image height (most rays hit
+    // something), from outside the box's bounding sphere.
+    const float half_side = scene.Empty() ? radius : std::max(0.5f * MaxComponent(scene.Extent()), 1e-6f);
+    const float distance = std::max(half_side / std::tan(0.5f * fov), 1.05f * radius);
     const Vec3 forward = Normalize(Vec3(-0.35f, -0.45f, -0.82f));
-    const Vec3 eye = centre - forward * (1.15f * radius / std::sin(0.5f * fov));
+    const Vec3 eye = centre - forward * distance;
     const Vec3 right = Normalize(Cross(forward, Vec3(0, 0, 1)));
     const Vec3 up = Cross(right, forward);
     const float half_h = std::tan(0.5f * fov), half_w = half_h * float(width) / float(height);

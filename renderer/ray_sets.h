@@ -12,7 +12,7 @@
 namespace caustica {
 
 // A pinhole camera outside the box, looking at its centre with a 45 degree vertical field of
-// view; one ray per pixel through the pixel centre, row by row (the coherent order of a frame).
+// view, close enough that the box fills most of the image; one ray per pixel through the pixel centre, row by row (the coherent order of a frame).
 std::vector<Ray> CameraRays(const Aabb& scene, int width, int height);
 
 // Origins uniform in the box, directions uniform on the sphere.

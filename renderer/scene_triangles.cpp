@@ -1,69 +1,40 @@
 #include "renderer/scene_triangles.h"
 
-#include <cmath>
 #include <filesystem>
 
-#include <tiny_obj_loader.h>
-
 #include "core/error.h"
+#include "renderer/scene_eval.h"
+#include "renderer/scene_loader.h"
 
 namespace caustica {
 namespace {
 
-// Polygons are fan-triangulated by tinyobjloader; missing material libraries are not an error
-// here (the benchmark needs geometry only).
-std::vector<Triangle> LoadObjTriangles(const std::string& path) {
-    tinyobj::ObjReaderConfig config;
-    config.triangulate = true;
-    config.vertex_color = false;
-    config.mtl_search_path = std::filesystem::path(path).parent_path().string();
-    tinyobj::ObjReader reader;
-    if (!reader.ParseFromFile(path, config)) {
-        std::string message = reader.Error();
-        while (!message.empty() && (message.back() == '\n' || message.back() == '\r')) message.pop_back();
-        ThrowInputError({path, 0, 0}, Concat("cannot read the mesh: ", message.empty() ? "unknown error" : message));
+// A YAML double-quoted string holding any path.
+std::string QuotedYaml(const std::string& text) {
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
     }
-    const tinyobj::attrib_t& attrib = reader.GetAttrib();
-    std::vector<Triangle> out;
-    for (const tinyobj::shape_t& shape : reader.GetShapes()) {
-        const std::vector<tinyobj::index_t>& idx = shape.mesh.indices;
-        size_t offset = 0;
-        for (size_t f = 0; f < shape.mesh.num_face_vertices.size(); ++f) {
-            const size_t n = shape.mesh.num_face_vertices[f];
-            if (n != 3)
-                ThrowInputError({path, 0, 0}, Concat("shape \"", shape.name, "\" face ", f + 1, " has ", n,
-                                                     " vertices after triangulation (expected 3)"));
-            Vec3 v[3];
-            for (int k = 0; k < 3; ++k) {
-                const int vi = idx[offset + k].vertex_index;
-                if (vi < 0 || size_t(3 * vi + 2) >= attrib.vertices.size())
-                    ThrowInputError({path, 0, 0}, Concat("shape \"", shape.name, "\" face ", f + 1,
-                                                         " names vertex ", vi + 1, " of ", attrib.vertices.size() / 3));
-                v[k] = Vec3(float(attrib.vertices[3 * vi]), float(attrib.vertices[3 * vi + 1]),
-                            float(attrib.vertices[3 * vi + 2]));
-                if (!std::isfinite(v[k].x) || !std::isfinite(v[k].y) || !std::isfinite(v[k].z))
-                    ThrowInputError({path, 0, 0}, Concat("vertex ", vi + 1, " is not a finite number"));
-            }
-            out.push_back({v[0], v[1], v[2]});
-            offset += n;
-        }
-    }
-    return out;
-}
-
-bool EndsWith(const std::string& s, const std::string& suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return out + "\"";
 }
 
 }  // namespace
 
 std::vector<Triangle> LoadTrianglesForBench(const std::string& path) {
-    if (EndsWith(path, ".obj")) return LoadObjTriangles(path);
-    // TEMPORARY (for the lead): .yaml scenes go through the scene loader, which lives on another
-    // branch; replace this line with a call to it when merging.
-    if (EndsWith(path, ".yaml") || EndsWith(path, ".yml"))
-        ThrowInputError({path, 0, 0}, ".yaml scenes need the scene loader (not merged into this build yet)");
-    ThrowInputError({path, 0, 0}, "unknown scene file type (expected .obj or .yaml)");
+    const std::filesystem::path file(path);
+    const std::string extension = file.extension().string();
+    if (extension != ".obj" && extension != ".yaml" && extension != ".yml")
+        ThrowInputError({path, 0, 0}, "expected .obj or .yaml (a mesh or a scene)");
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(file, error)) ThrowInputError({path, 0, 0}, "file not found");
+    // A mesh is loaded as a scene of that one mesh, so both go through the same checked loaders.
+    const Scene scene =
+        extension == ".obj"
+            ? LoadSceneFromString("objects:\n  - mesh: " + QuotedYaml(file.filename().string()) + "\n",
+                                  (file.parent_path() / "<mesh>.yaml").string())
+            : LoadScene(path);
+    return EvaluateScene(scene, 0.0).triangles;
 }
 
 }  // namespace caustica

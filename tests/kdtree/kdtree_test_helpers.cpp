@@ -13,9 +13,7 @@
 #include "renderer/generated_meshes.h"
 #include "renderer/ray_sets.h"
 
-#if CAUSTICA_HAVE_BFS_BUILDER
 #include "kdtree/bfs_builder.h"
-#endif
 
 namespace caustica::testing {
 namespace {
@@ -82,12 +80,10 @@ std::vector<BuilderCase> CpuBuilders() {
     cases.push_back({"exact", [](Span<const Triangle> triangles, const SahParams& params, SahTree& out) {
                          BuildExactSahTree(triangles, params, out);
                      }});
-#if CAUSTICA_HAVE_BFS_BUILDER
     cases.push_back({"bfs_cpu", [](Span<const Triangle> triangles, const SahParams& params, SahTree& out) {
                          const Backend cpu = Backend::Cpu();
                          BfsSahBuilder(cpu, params).Build(triangles, out);
                      }});
-#endif
     return cases;
 }
 

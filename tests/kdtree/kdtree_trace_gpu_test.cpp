@@ -17,9 +17,7 @@
 #include "tests/kdtree/kdtree_test_helpers.h"
 #include "tests/test_support.h"
 
-#if CAUSTICA_HAVE_BFS_BUILDER
 #include "kdtree/bfs_builder.h"
-#endif
 
 namespace caustica {
 namespace {
@@ -39,10 +37,8 @@ std::vector<GpuBuilderCase> GpuBuilders() {
                          BuildExactSahTree(Span<const Triangle>(host), {}, tree);
                          CopySahTree(tree, out);
                      }});
-#if CAUSTICA_HAVE_BFS_BUILDER
     cases.push_back({"bfs_gpu", [](const Backend& gpu, const std::vector<Triangle>&, const Buffer<Triangle>& device,
                                    SahTree& out) { BfsSahBuilder(gpu, {}).Build(device.span(), out); }});
-#endif
     return cases;
 }
 
@@ -122,7 +118,6 @@ TEST_P(GpuBuilderTest, GpuTracingEqualsCpuTracingAndBruteForce) {
 INSTANTIATE_TEST_SUITE_P(Builders, GpuBuilderTest, ::testing::ValuesIn(GpuBuilders()),
                          [](const ::testing::TestParamInfo<GpuBuilderCase>& info) { return info.param.name; });
 
-#if CAUSTICA_HAVE_BFS_BUILDER
 // Issue 3: the GPU and CPU builds of the BFS builder give the same tree up to index order inside
 // leaves, or the same SAH cost within 1e-4 where a tie is broken differently.
 TEST(BfsBuilderGpu, SameTreeAsOnTheCpu) {
@@ -139,7 +134,6 @@ TEST(BfsBuilderGpu, SameTreeAsOnTheCpu) {
         EXPECT_NEAR(a, b, 1e-4 * b);
     }
 }
-#endif
 
 }  // namespace
 }  // namespace caustica

@@ -2,6 +2,7 @@
 // input, watertightness; plus the geometry, cost and validator building blocks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -306,6 +307,43 @@ TEST(ExactSahBuilder, SplitsTwoSeparatedClustersBetweenThem) {
     EXPECT_EQ(root.Axis(), 0);
     EXPECT_GE(root.split, first.hi.x);
     EXPECT_LE(root.split, second.lo.x);
+}
+
+// The SAH of splitting the root at (axis, pos), with counts found by classifying every triangle
+// (the same rules as the builder: ending on the plane is left, starting on it is right, lying in
+// it goes to the cheaper side).
+double RootSplitCost(const std::vector<Triangle>& triangles, const Aabb& box, int axis, float pos, const SahParams& p) {
+    size_t nl = 0, nr = 0, np = 0;
+    for (const Triangle& t : triangles) {
+        const Aabb b = t.Bounds();
+        if (b.lo[axis] == pos && b.hi[axis] == pos) ++np;
+        else if (b.hi[axis] <= pos) ++nl;
+        else if (b.lo[axis] >= pos) ++nr;
+        else ++nl, ++nr;
+    }
+    Aabb l = box, r = box;
+    l.hi[axis] = pos;
+    r.lo[axis] = pos;
+    const double pl = double(l.SurfaceArea()) / box.SurfaceArea(), pr = double(r.SurfaceArea()) / box.SurfaceArea();
+    return p.cost_traversal + p.cost_intersection * std::min(pl * double(nl + np) + pr * double(nr),
+                                                             pl * double(nl) + pr * double(nr + np));
+}
+
+TEST(ExactSahBuilder, RootSplitIsTheCheapestCandidatePlane) {
+    // Random triangles plus some lying in axis planes, so every event type occurs.
+    std::vector<Triangle> triangles = testing::RandomTriangles(400, 8, 3.0f, 0.8f);
+    for (size_t i = 0; i < triangles.size(); i += 5) triangles[i].v1.y = triangles[i].v2.y = triangles[i].v0.y;
+    const SahParams params;
+    SahTree tree(MemorySpace::Host);
+    BuildExactSahTree(Span<const Triangle>(triangles), params, tree);
+    double best = INFINITY;
+    for (const Triangle& t : triangles)
+        for (int axis = 0; axis < 3; ++axis)
+            for (const float pos : {t.Bounds().lo[axis], t.Bounds().hi[axis]})
+                best = std::min(best, RootSplitCost(triangles, tree.bounds, axis, pos, params));
+    const KdNode root = tree.nodes.Download()[0];
+    ASSERT_FALSE(root.IsLeaf());
+    EXPECT_NEAR(RootSplitCost(triangles, tree.bounds, root.Axis(), root.split, params), best, 1e-9 * best);
 }
 
 TEST(Traversal, DepthAboveTheStackBoundIsRejected) {
