@@ -3,7 +3,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdio>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <type_traits>
 #include <filesystem>
 #include <fstream>
@@ -20,8 +22,11 @@ namespace fs = std::filesystem;
 template <class T>
 std::string ShortestText(T value) {
     char text[64];
+    const double magnitude = std::fabs(static_cast<double>(value));
+    const bool plain = magnitude == 0 || (magnitude >= 1e-5 && magnitude < 1e16);  // 30, not 3e+01
     for (int digits = 1; digits <= 17; ++digits) {
         std::snprintf(text, sizeof(text), "%.*g", digits, static_cast<double>(value));
+        if (plain && std::strchr(text, 'e') != nullptr) continue;
         if (static_cast<T>(std::strtod(text, nullptr)) == value) break;
     }
     return text;
