@@ -234,6 +234,9 @@ private:
         Put("name", o.name);
         if (o.is_mesh) PutPath("mesh", o.mesh_path);
         else WriteShape(o.shape);
+        // Only materials from the scene file have names that load back (OBJ ones come with their mesh).
+        CA_CHECK_MSG(o.material < scene.user_materials, "object \"", o.name, "\" uses material ", o.material,
+                     ", which is not one of the scene file's ", scene.user_materials);
         if (o.material >= 0) Put("material", scene.materials[o.material].name);
         out_ << YAML::Key << "transform" << YAML::Value << YAML::Flow << YAML::BeginMap;
         TransformFields(o.transform);
