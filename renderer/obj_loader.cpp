@@ -23,7 +23,11 @@ struct ObjLines {
     std::vector<int> vertex_lines;            // line of each 'v'
     std::vector<int> face_lines;              // line of each 'f'
     std::vector<std::size_t> face_sizes;      // vertices named on each 'f'
-    std::vector<std::pair<int, std::string>> mtllibs;  // line and text of each 'mtllib'
+    struct Mtllib {
+        int line, column;
+        std::string names;
+    };
+    std::vector<Mtllib> mtllibs;
     std::string filtered;                     // the text given to tinyobjloader
 };
 
@@ -73,7 +77,7 @@ ObjLines ScanLines(const std::string& text, const std::string& path) {
             lines.face_lines.push_back(number);
             lines.face_sizes.push_back(count);
         } else if (std::strncmp(token, "mtllib", 6) == 0 && IsSpace(token[6])) {
-            lines.mtllibs.emplace_back(number, line.substr(start + 7));
+            lines.mtllibs.push_back({number, static_cast<int>(start) + 1, line.substr(start + 7)});
         }
     }
     return lines;
@@ -151,10 +155,15 @@ ObjMesh ParseObj(const std::string& text, const std::string& path, const FileSou
     }
     ObjMesh out;
     for (const auto& [name, why] : mtl.missing) {
-        int line = 0;
-        for (const auto& [l, text_of_line] : lines.mtllibs)
-            if (text_of_line.find(name) != std::string::npos) { line = l; break; }
-        out.warnings.push_back(Concat(FormatLocation({path, line, 0}), ": warning: material library \"", name, "\" ", why,
+        SourceLocation where{path, 0, 0};
+        for (const ObjLines::Mtllib& m : lines.mtllibs) {
+            if (m.names.find(name) != std::string::npos) {
+                where.line = m.line;
+                where.column = m.column;
+                break;
+            }
+        }
+        out.warnings.push_back(Concat(FormatLocation(where), ": warning: material library \"", name, "\" ", why,
                                       "; using a default material"));
     }
     for (const tinyobj::material_t& m : materials) out.materials.push_back(ToMaterial(m, mtl.mtl_dir));

@@ -58,7 +58,7 @@ struct Camera {
     Vec3 up{0, 1, 0};
     float fov_degrees = 45;  // vertical field of view
     int width = 800, height = 600;
-    std::vector<CameraKey> animation;  // sorted by time; empty when still
+    std::vector<CameraKey> animation;  // sorted by time; empty when still; overrides position/look_at
 };
 
 enum class LightType { point, spot, directional };
@@ -74,7 +74,8 @@ struct Light {
     float outer_angle_degrees = 30;  // spot: no light outside this half-angle
     Rgb color{1, 1, 1};
     float power = 100;               // watts
-    std::vector<Vec3Key> animation;  // positions over time, sorted
+    std::vector<Vec3Key> animation;  // positions over time, sorted; when present they override
+                                     // 'position' (an editor moving the light edits the keys)
 };
 
 enum class MaterialType { diffuse, mirror, glass };
@@ -158,8 +159,8 @@ struct Object {
     std::string mesh_path;       // absolute path of the OBJ file
     Shape shape;
     int material = -1;           // index into Scene::materials; -1: the mesh's own (OBJ) materials
-    Transform transform;
-    std::vector<TransformKey> animation;  // sorted by time; empty when still
+    Transform transform;                  // used when there is no animation
+    std::vector<TransformKey> animation;  // sorted by time; empty when still; overrides transform
     std::shared_ptr<const Mesh> mesh;     // object-space mesh (OBJ or generated at time 0)
     bool animated_shape = false;          // heightfield whose waves move: regenerated per frame
 };

@@ -46,9 +46,16 @@ Transform ObjectTransformAt(const Object& object, double time_seconds) {
     return Interpolate(object.animation[span.first].transform, object.animation[span.second].transform, span.t);
 }
 
-SceneFrame EvaluateScene(const Scene& scene, double time_seconds) {
+void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* out) {
     CA_CHECK_MSG(std::isfinite(time_seconds), "time ", time_seconds);
-    SceneFrame frame;
+    SceneFrame& frame = *out;
+    frame.triangles.clear();
+    frame.triangle_material.clear();
+    frame.triangle_object.clear();
+    frame.corner_normals.clear();
+    frame.corner_uvs.clear();
+    frame.lights.clear();
+    frame.bounds = Aabb();
     frame.time = time_seconds;
     const Camera& c = scene.camera;
     frame.camera.position = Sample(c.animation, time_seconds, c.position, &CameraKey::position, LerpVec);
@@ -66,7 +73,7 @@ SceneFrame EvaluateScene(const Scene& scene, double time_seconds) {
     frame.triangle_object.reserve(total);
     frame.corner_normals.reserve(3 * total);
     frame.corner_uvs.reserve(3 * total);
-    frame.object_bounds.resize(scene.objects.size());
+    frame.object_bounds.assign(scene.objects.size(), Aabb());
     for (std::size_t oi = 0; oi < scene.objects.size(); ++oi) {
         const Object& object = scene.objects[oi];
         Mesh regenerated;
@@ -101,6 +108,11 @@ SceneFrame EvaluateScene(const Scene& scene, double time_seconds) {
         }
         frame.bounds.Extend(bounds);
     }
+}
+
+SceneFrame EvaluateScene(const Scene& scene, double time_seconds) {
+    SceneFrame frame;
+    EvaluateScene(scene, time_seconds, &frame);
     return frame;
 }
 

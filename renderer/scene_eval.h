@@ -41,6 +41,9 @@ struct SceneFrame {
 // The scene at 'time_seconds' (clamped to the keyframes at either end).
 SceneFrame EvaluateScene(const Scene& scene, double time_seconds);
 
+// The same into an existing frame, reusing its arrays' memory (for a per-frame loop).
+void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* frame);
+
 // The object's transform at a time (its keyframes, or its fixed transform).
 Transform ObjectTransformAt(const Object& object, double time_seconds);
 

@@ -53,8 +53,8 @@ fs::path AbsoluteFolder(const std::string& path) {
 
 class Loader {
 public:
-    Loader(const std::string& path, const SceneLoadOptions& options)
-        : r_(path), options_(options), display_dir_(fs::path(path).parent_path()), absolute_dir_(AbsoluteFolder(path)) {}
+    Loader(const std::string& path, const SceneLoadOptions& options, std::size_t bytes)
+        : r_(path, bytes), options_(options), display_dir_(fs::path(path).parent_path()), absolute_dir_(AbsoluteFolder(path)) {}
 
     Scene Load(const std::string& text);
 
@@ -171,7 +171,7 @@ void Loader::ReadMaterials(const YAML::Node& node) {
     for (auto it = node.begin(); it != node.end(); ++it) {
         const std::string name = r_.String(it->first, "material name");
         if (material_index_.count(name)) r_.Fail(it->first, Concat("duplicate material \"", name, "\""));
-        const YAML::Node& body = it->second;
+        const YAML::Node body = it->second;  // a copy: it-> yields a temporary
         if (!body.IsMap() || !body["type"]) r_.Fail(body, Concat("expected a map with a type (", "diffuse, mirror, metal, glass) for material \"", name, "\""));
         const int type = Choose(r_, body["type"], "material type", kMaterialTypes);
         Material m;
@@ -481,8 +481,8 @@ Object Loader::ReadObject(const YAML::Node& node, int index) {
         triangles = o.mesh->TriangleCount();
     }
     triangles_ += triangles;
-    if (triangles_ > SceneLimits::kMaxTriangles)
-        r_.Fail(node, Concat("the scene has more than ", SceneLimits::kMaxTriangles, " triangles with this object (", triangles, ")"));
+    if (triangles_ > options_.max_triangles)
+        r_.Fail(node, Concat("the scene has more than ", options_.max_triangles, " triangles with this object (", triangles, ")"));
     if (!o.is_mesh) {
         o.animated_shape = ShapeIsAnimated(o.shape);
         o.mesh = std::make_shared<const Mesh>(GenerateShape(o.shape, 0.0));
@@ -535,7 +535,7 @@ Scene Loader::Load(const std::string& text) {
 
 Scene LoadSceneFromString(const std::string& yaml, const std::string& virtual_path, const SceneLoadOptions& options) {
     if (yaml.size() > kMaxSceneBytes) ThrowInputError({virtual_path, 0, 0}, Concat("scene file larger than ", kMaxSceneBytes >> 20, " MiB"));
-    Loader loader(virtual_path, options);
+    Loader loader(virtual_path, options, yaml.size());
     try {
         return loader.Load(yaml);
     } catch (const YAML::Exception& e) {

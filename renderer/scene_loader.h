@@ -42,6 +42,7 @@ Scene LoadSceneFromString(const std::string& yaml, const std::string& virtual_pa
 struct SceneLoadOptions {
     FileSource files = DiskFileSource();
     bool print_warnings = true;
+    std::size_t max_triangles = SceneLimits::kMaxTriangles;
 };
 Scene LoadSceneFromString(const std::string& yaml, const std::string& virtual_path, const SceneLoadOptions& options);
 

@@ -3,7 +3,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdio>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <type_traits>
 #include <filesystem>
 #include <fstream>
@@ -20,8 +22,11 @@ namespace fs = std::filesystem;
 template <class T>
 std::string ShortestText(T value) {
     char text[64];
+    const double magnitude = std::fabs(static_cast<double>(value));
+    const bool plain = magnitude == 0 || (magnitude >= 1e-5 && magnitude < 1e16);  // 30, not 3e+01
     for (int digits = 1; digits <= 17; ++digits) {
         std::snprintf(text, sizeof(text), "%.*g", digits, static_cast<double>(value));
+        if (plain && std::strchr(text, 'e') != nullptr) continue;
         if (static_cast<T>(std::strtod(text, nullptr)) == value) break;
     }
     return text;
@@ -229,6 +234,9 @@ private:
         Put("name", o.name);
         if (o.is_mesh) PutPath("mesh", o.mesh_path);
         else WriteShape(o.shape);
+        // Only materials from the scene file have names that load back (OBJ ones come with their mesh).
+        CA_CHECK_MSG(o.material < scene.user_materials, "object \"", o.name, "\" uses material ", o.material,
+                     ", which is not one of the scene file's ", scene.user_materials);
         if (o.material >= 0) Put("material", scene.materials[o.material].name);
         out_ << YAML::Key << "transform" << YAML::Value << YAML::Flow << YAML::BeginMap;
         TransformFields(o.transform);

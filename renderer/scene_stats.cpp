@@ -1,6 +1,7 @@
 #include "renderer/scene_stats.h"
 
 #include <ostream>
+#include <sstream>
 
 #include "renderer/scene_eval.h"
 
@@ -38,9 +39,9 @@ SceneStats ComputeSceneStats(const Scene& scene) {
 
 void PrintSceneStats(const Scene& scene, const SceneStats& s, std::ostream& out) {
     auto vec = [](Vec3 v) {
-        std::string t = "(";
-        for (int i = 0; i < 3; ++i) t += (i ? ", " : "") + std::to_string(v[i]);
-        return t + ")";
+        std::ostringstream t;
+        t << "(" << v.x << ", " << v.y << ", " << v.z << ")";
+        return t.str();
     };
     out << "scene:      " << scene.path << "\n";
     out << "triangles:  " << s.triangles << "\n";
@@ -51,7 +52,10 @@ void PrintSceneStats(const Scene& scene, const SceneStats& s, std::ostream& out)
     out << "materials:  " << scene.materials.size() << " (" << s.diffuse_materials << " diffuse, " << s.mirror_materials
         << " mirror, " << s.glass_materials << " glass)\n";
     out << "textures:   " << s.textures << "\n";
-    out << "animation:  " << s.animation_length << " s at " << scene.settings.frame_rate << " frames/s\n";
+    if (s.animation_length > 0)
+        out << "animation:  " << s.animation_length << " s at " << scene.settings.frame_rate << " frames/s\n";
+    else
+        out << "animation:  none (a still scene)\n";
     if (s.bounds.Empty()) out << "bounds:     empty\n";
     else out << "bounds:     " << vec(s.bounds.lo) << " to " << vec(s.bounds.hi) << "\n";
     out << "camera:     " << scene.camera.width << "x" << scene.camera.height << ", fov " << scene.camera.fov_degrees << " degrees\n";

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 
 namespace caustica {
@@ -54,6 +55,11 @@ SourceLocation YamlReader::Where(const YAML::Node& node) const {
     return where;
 }
 
+void YamlReader::Charge(const YAML::Node& node) const {
+    if (budget_ == 0) Fail(node, "the scene repeats itself too much through YAML aliases (*name)");
+    --budget_;
+}
+
 void YamlReader::Fail(const YAML::Node& node, const std::string& what) const { ThrowInputError(Where(node), what); }
 
 namespace {
@@ -69,6 +75,7 @@ std::string Shown(const YAML::Node& node) {
 }  // namespace
 
 double YamlReader::Number(const YAML::Node& node, const std::string& what, double lo, double hi) const {
+    Charge(node);
     if (!node.IsScalar()) Fail(node, Concat("expected a number for ", what, ", got ", Shown(node)));
     const std::string& s = node.Scalar();
     errno = 0;
@@ -86,6 +93,7 @@ double YamlReader::Number(const YAML::Node& node, const std::string& what, doubl
 }
 
 int YamlReader::Integer(const YAML::Node& node, const std::string& what, int lo, int hi) const {
+    Charge(node);
     if (!node.IsScalar()) Fail(node, Concat("expected a whole number for ", what, ", got ", Shown(node)));
     const std::string& s = node.Scalar();
     errno = 0;
@@ -99,6 +107,7 @@ int YamlReader::Integer(const YAML::Node& node, const std::string& what, int lo,
 }
 
 bool YamlReader::Boolean(const YAML::Node& node, const std::string& what) const {
+    Charge(node);
     if (node.IsScalar()) {
         const std::string& s = node.Scalar();
         if (s == "true" || s == "yes" || s == "on") return true;
@@ -107,12 +116,45 @@ bool YamlReader::Boolean(const YAML::Node& node, const std::string& what) const 
     Fail(node, Concat("expected true or false for ", what, ", got ", Shown(node)));
 }
 
+namespace {
+
+// Well-formed UTF-8 without control characters (YAML text must be Unicode; names and paths
+// written back by the scene saver must read back the same).
+bool IsCleanUtf8(const std::string& s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        int extra = 0;
+        std::uint32_t code = c;
+        if (c < 0x80) extra = 0;
+        else if ((c & 0xE0) == 0xC0) { extra = 1; code = c & 0x1F; }
+        else if ((c & 0xF0) == 0xE0) { extra = 2; code = c & 0x0F; }
+        else if ((c & 0xF8) == 0xF0) { extra = 3; code = c & 0x07; }
+        else return false;
+        if (extra > 0 && i + static_cast<std::size_t>(extra) >= s.size()) return false;  // cut short
+        for (int k = 1; k <= extra; ++k) {
+            const auto d = static_cast<unsigned char>(s[i + k]);
+            if ((d & 0xC0) != 0x80) return false;
+            code = (code << 6) | (d & 0x3F);
+        }
+        static const std::uint32_t kMinimum[4] = {0, 0x80, 0x800, 0x10000};
+        if (code < kMinimum[extra] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return false;
+        if (code < 0x20 || code == 0x7F || (code >= 0x80 && code < 0xA0) || code == 0xFEFF) return false;
+        i += static_cast<std::size_t>(extra) + 1;
+    }
+    return true;
+}
+
+}  // namespace
+
 std::string YamlReader::String(const YAML::Node& node, const std::string& what) const {
+    Charge(node);
     if (!node.IsScalar()) Fail(node, Concat("expected text for ", what, ", got ", Shown(node)));
+    if (!IsCleanUtf8(node.Scalar())) Fail(node, Concat("expected text for ", what, ": it has control characters or is not UTF-8"));
     return node.Scalar();
 }
 
 YAML::Node YamlReader::List(const YAML::Node& node, const std::string& what, std::size_t max_items) const {
+    Charge(node);
     if (!node.IsSequence()) Fail(node, Concat("expected a list for ", what, ", got ", Shown(node)));
     if (node.size() > max_items) Fail(node, Concat("too many items in ", what, ": ", node.size(), " (at most ", max_items, ")"));
     return node;
@@ -143,6 +185,7 @@ MapReader::MapReader(const YamlReader& reader, const YAML::Node& node, const std
     if (!node.IsMap()) reader.Fail(node, Concat("expected a map for ", what, ", got ", Shown(node)));
     for (auto it = node.begin(); it != node.end(); ++it) {
         const YAML::Node key = it->first;
+        reader.Charge(key);
         if (!key.IsScalar()) reader.Fail(key, Concat("expected a key name in ", what, ", got ", Shown(key)));
         const std::string& name = key.Scalar();
         if (std::find(known.begin(), known.end(), name) == known.end())

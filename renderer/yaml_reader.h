@@ -20,8 +20,14 @@ std::string UnknownWordMessage(const std::string& what, const std::string& word,
 
 class YamlReader {
 public:
-    explicit YamlReader(std::string file) : file_(std::move(file)) {}
+    // 'bytes': the size of the YAML text. Reading more values than a file of that size can hold
+    // means YAML aliases repeat parts of it, which could multiply the work without bound (as in
+    // "billion laughs"); that is refused.
+    YamlReader(std::string file, std::size_t bytes) : file_(std::move(file)), budget_(4 * bytes + 10000) {}
     const std::string& File() const { return file_; }
+
+    // Counts one value read at 'node'; fails when the file's budget is used up.
+    void Charge(const YAML::Node& node) const;
 
     SourceLocation Where(const YAML::Node& node) const;
     [[noreturn]] void Fail(const YAML::Node& node, const std::string& what) const;
@@ -41,6 +47,7 @@ public:
 
 private:
     std::string file_;
+    mutable std::size_t budget_;
 };
 
 // A YAML map whose keys are checked at construction: each must be one of 'known' and appear once.

@@ -36,6 +36,12 @@ TEST(SceneErrors, UnknownWordsFromClosedLists) {
                        "bad.yaml:4:36", "unknown material \"gld\" (did you mean \"gold\"?)");
 }
 
+TEST(SceneErrors, TextMustBeCleanUtf8) {
+    EXPECT_SCENE_ERROR("objects:\n  - {name: \"a\\x01b\", shape: {type: box}}\n", "bad.yaml:2:12", "has control characters or is not UTF-8");
+    EXPECT_SCENE_ERROR("lights:\n  - {name: caf\xe9}\n", "bad.yaml:2:12", "not UTF-8");
+    EXPECT_EQ(LoadError("lights:\n  - {name: caf\xc3\xa9 \xe2\x98\x80}\n"), "");  // café ☀
+}
+
 TEST(SceneErrors, DuplicateKeys) {
     EXPECT_SCENE_ERROR("camera:\n  fov: 40\n  fov: 50\n", "bad.yaml:3:3", "duplicate key \"fov\"");
 }
@@ -109,6 +115,12 @@ TEST(SceneErrors, HostileYamlDoesNotCrash) {
     std::string yaml = "lights:\n  - &l {power: 1}\n";
     for (int i = 0; i < 1000; ++i) yaml += "  - *l\n";
     EXPECT_EQ(LoadError(yaml), "");
+    // Aliases that multiply the work: refused once the reads outgrow the file.
+    std::string laughs = "lights:\n  - &l {animation: [";
+    for (int i = 0; i < 200; ++i) laughs += (i ? ", " : "") + std::string("{time: ") + std::to_string(i) + "}";
+    laughs += "]}\n";
+    for (int i = 0; i < 5000; ++i) laughs += "  - *l\n";
+    EXPECT_NE(LoadError(laughs).find("repeats itself too much through YAML aliases"), std::string::npos);
     EXPECT_NE(LoadError("\x01\x02\xff\xfe: [\n"), "");
     EXPECT_NE(LoadError("camera: &a {position: *a}\n"), "");
 }

@@ -69,6 +69,11 @@ TEST(Transform, InterpolationSpinsByWholeTurnsAndMixesForms) {
     c.rotate.axis = Vec3(0, 1, 0);
     c.rotate.angle_degrees = 90;
     // Mixed forms: the shortest rotation between them (slerp), here 45 degrees about y.
+    // Both about one axis: the angle moves linearly, past half a turn too.
+    Transform d = c;
+    d.rotate.angle_degrees = 450;
+    EXPECT_FLOAT_EQ(Interpolate(c, d, 0.5f).rotate.angle_degrees, 270.0f);
+    EXPECT_EQ(Interpolate(c, d, 0.5f).rotate.axis, Vec3(0, 1, 0));
     const Transform mid = Interpolate(a, c, 0.5f);
     ExpectNear(ToAffine(mid).Direction(Vec3(1, 0, 0)), Vec3(std::sqrt(0.5f), 0, -std::sqrt(0.5f)), 1e-5f);
 }
@@ -157,6 +162,30 @@ TEST(SceneEval, MaterialsObjectsAndWinding) {
     EXPECT_TRUE(specular[1].has_glass);
     ExpectNear(specular[1].bounds.Center(), Vec3(0, 5, 0), 1e-5f);
     EXPECT_TRUE(frame.bounds.Contains(specular[1].bounds.lo));
+}
+
+TEST(SceneEval, ReusedFrameEqualsFreshOne) {
+    const Scene scene = LoadSceneFromString(kAnimated, "anim.yaml");
+    SceneFrame reused;
+    for (double t : {0.0, 1.5, 0.25}) {
+        EvaluateScene(scene, t, &reused);
+        const SceneFrame fresh = EvaluateScene(scene, t);
+        ASSERT_EQ(reused.triangles.size(), fresh.triangles.size());
+        for (std::size_t i = 0; i < fresh.triangles.size(); ++i) ASSERT_EQ(reused.triangles[i].v0, fresh.triangles[i].v0);
+        EXPECT_EQ(reused.corner_normals.size(), fresh.corner_normals.size());
+        EXPECT_EQ(reused.lights.size(), fresh.lights.size());
+        EXPECT_EQ(reused.bounds.lo, fresh.bounds.lo);
+        EXPECT_EQ(reused.object_bounds[1].hi, fresh.object_bounds[1].hi);
+        EXPECT_EQ(reused.camera.position, fresh.camera.position);
+    }
+}
+
+TEST(SceneEval, DurationSettingOverridesKeyframes) {
+    Scene scene = LoadSceneFromString(kAnimated, "anim.yaml");
+    scene.settings.duration = 12.5;
+    EXPECT_EQ(AnimationLength(scene), 12.5);
+    const Scene still = LoadSceneFromString("objects:\n  - shape: {type: box}\n", "still.yaml");
+    EXPECT_EQ(AnimationLength(still), 0.0);
 }
 
 TEST(SceneEval, WaterIsRegeneratedPerFrame) {

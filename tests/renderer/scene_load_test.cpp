@@ -171,7 +171,7 @@ TEST(SceneLoad, MissingMtlWarnsAndUsesDefaultMaterial) {
     quiet.print_warnings = false;
     const Scene scene = LoadSceneFromString("objects:\n  - mesh: m.obj\n", path, quiet);
     ASSERT_EQ(scene.warnings.size(), 1u);
-    EXPECT_EQ(scene.warnings[0], obj + ":2: warning: material library \"missing.mtl\" not found; using a default material");
+    EXPECT_EQ(scene.warnings[0], obj + ":2:1: warning: material library \"missing.mtl\" not found; using a default material");
     const SceneFrame frame = EvaluateScene(scene, 0);
     ASSERT_EQ(frame.triangle_material.size(), 1u);
     EXPECT_EQ(frame.triangle_material[0], scene.default_material);

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Fuzzes the scene parser and the OBJ path for SECONDS seconds with libFuzzer (clang, address and
+# undefined-behaviour sanitizers). Fails on any crash, sanitizer report, leak or timeout; the
+# input that caused it is kept in BUILD/fuzz-artifacts/.
+#   tools/run-fuzz.sh SECONDS        (build folder: build-fuzz, or $CAUSTICA_FUZZ_BUILD)
+set -euo pipefail
+
+if [[ $# -ne 1 || ! $1 =~ ^[0-9]+$ ]]; then
+  echo "usage: tools/run-fuzz.sh SECONDS" >&2
+  exit 2
+fi
+seconds=$1
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${CAUSTICA_FUZZ_BUILD:-$root/build-fuzz}
+
+mkdir -p "$build"
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCAUSTICA_CUDA=OFF -DCAUSTICA_WINDOW=OFF -DCAUSTICA_FUZZ=ON > "$build/configure.log" 2>&1 ||
+  { cat "$build/configure.log" >&2; exit 1; }
+ninja -C "$build" -j "${CAUSTICA_FUZZ_JOBS:-2}" scene_fuzzer
+
+# The corpus grows in a temporary folder, seeded with the shipped scenes and the OBJ snippets.
+corpus=$(mktemp -d)
+trap 'rm -rf "$corpus"' EXIT
+cp "$root"/scenes/*.yaml "$root"/tests/fuzz/seeds/* "$corpus"/
+mkdir -p "$build/fuzz-artifacts"
+
+echo "fuzzing the scene parser and the OBJ path for $seconds s"
+"$build/tests/fuzz/scene_fuzzer" "$corpus" \
+  -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=2560 \
+  -artifact_prefix="$build/fuzz-artifacts/" -print_final_stats=1
+echo "no findings in $seconds s"
