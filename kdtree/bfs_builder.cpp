@@ -607,10 +607,11 @@ struct RecordBuffers {
     Buffer<uint64_t> mask;
     Buffer<int32_t> depth;
     explicit RecordBuffers(MemorySpace sp) : u(MakeBuffers<uint32_t>(sp, 8)), split(sp), cuts(sp), mask(sp), depth(sp) {}
-    void Reserve(size_t n) {
+    // Only large-stage records have cut chains: small-stage levels pass with_cuts = false.
+    void Reserve(size_t n, bool with_cuts) {
         for (auto& b : u) Grow(b, n, true);
         Grow(split, n, true);
-        Grow(cuts, 6 * n, true);
+        if (with_cuts) Grow(cuts, 6 * n, true);
         Grow(mask, n, true);
         Grow(depth, n, true);
     }
@@ -713,7 +714,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
     const uint32_t threshold = uint32_t(params.small_node_threshold);
     uint32_t active = 1, entry_count = n, rec_count = 1, s_roots = 0, s_entries = 0;
     int cur = 0;
-    records.Reserve(1);
+    records.Reserve(1, true);
     large[cur].Reserve(1);
     entries[cur].Reserve(n, false);
     ParallelFor(backend, "kdtree init entries", n, InitEntries{triangles, entries[cur].View()});
@@ -733,7 +734,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         Grow(child_count, slot_count, false);
         for (auto& b : slots) Grow(b, slot_count, false);
         Grow(leaf_store, size_t(leaf_store_size) + entry_count, true);
-        records.Reserve(size_t(rec_count) + slot_count);
+        records.Reserve(size_t(rec_count) + slot_count, true);
         small[0].Reserve(size_t(s_roots) + slot_count, true);
         Grow(roots.first, size_t(s_roots) + slot_count, true);
         Grow(roots.count, size_t(s_roots) + slot_count, true);
@@ -795,7 +796,7 @@ void BfsSahBuilder::Impl::SmallStage(uint32_t root_count, uint32_t root_entries,
         stats.peak_active_nodes = std::max<uint64_t>(stats.peak_active_nodes, active);
         small[nxt].Reserve(2 * size_t(active), false);
         Grow(best_candidate, active, false);
-        records.Reserve(size_t(rec_count) + 2 * size_t(active));
+        records.Reserve(size_t(rec_count) + 2 * size_t(active), false);
         SmallNodesView nodes = small[cur].View();
         ParallelFor(backend, "kdtree split small nodes", active,
                     SplitSmallNodes{nodes, roots.View(), records.View(), best_candidate.data(), params.cost_traversal,
@@ -854,7 +855,7 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
     uint32_t record_count = 1, root_count = 0, root_entries = 0;
     if (n <= uint32_t(params.small_node_threshold)) {
         // Too few triangles for the large-node stage: the root is the only small root.
-        records.Reserve(1);
+        records.Reserve(1, true);
         entries[0].Reserve(n, false);
         small[0].Reserve(1, false);
         Grow(roots.first, 1, false);

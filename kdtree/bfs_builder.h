@@ -1,5 +1,20 @@
 // The triangle kd-tree builder of Zhou et al. 2008 (large-node stage, small-node stage, preorder
 // output) with the faster kernels of Chang, Seo and Ihm 2013, on either backend.
+//
+// Rules the papers leave open, as this builder settles them:
+// - A triangle (its box clipped to the node) goes left when it starts below the plane, right when
+//   it ends above it; one lying in the plane goes to both sides. A triangle touching the plane
+//   from one side stays on that side.
+// - Large nodes: empty space is cut off on every side where it exceeds Ce of the node's cell (one
+//   chain of cuts per level, Zhou section 3.1), then the cell is split at the median of its longest
+//   axis. A node becomes a leaf at the depth bound, when its triangles' box has no extent, or when
+//   the median split put every triangle on both sides (so a million identical triangles end in one
+//   leaf instead of doubling to the depth bound).
+// - Small nodes: split where the exact SAH, Ct + Ci (AL CL + AR CR) / A, beats the leaf cost
+//   Ci C; ties go to the first candidate in (triangle index, axis, lower/upper face) order.
+// - The CPU and GPU give the same node array, bounds and depth. Leaves hold the same triangles;
+//   small-stage leaves list them in increasing index on both; large-stage leaves (depth bound and
+//   the cases above) may list them in another order on the GPU, whose chunk atomics order them.
 #pragma once
 
 #include <cstdint>
