@@ -125,6 +125,8 @@ struct LevelTotals {
     uint32_t new_small_entries;
     uint32_t next_entries;      // entries of the next active nodes
     uint32_t leaf_store_size;   // items in the large-leaf store (grown by atomic adds)
+    uint32_t large_leaves;      // leaves made by the large-node stage (atomic adds)
+    uint32_t empty_space_cuts;  // cuts of empty space, each with an empty leaf (atomic adds)
     uint32_t pad;
     float root_box[6];
 };

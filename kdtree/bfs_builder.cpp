@@ -170,6 +170,7 @@ struct SplitLargeNodes {
             records.kind[rec] = kStoreLeaf;
             records.left[rec] = AtomicAdd(&totals->leaf_store_size, count);
             records.right[rec] = count;
+            AtomicAdd(&totals->large_leaves, 1);
             return;
         }
         // Cut chains stop where the median split would pass the depth bound.
@@ -192,6 +193,7 @@ struct SplitLargeNodes {
                 ++cuts;
             }
         }
+        if (cuts > 0) AtomicAdd(&totals->empty_space_cuts, uint32_t(cuts));
         const int axis = cut.LongestAxis();
         const float split = 0.5f * (cut.lo[axis] + cut.hi[axis]);
         records.kind[rec] = uint32_t(axis);
@@ -686,7 +688,7 @@ struct BfsSahBuilder::Impl {
           slots(MakeBuffers<uint32_t>(space, 8)),
           totals(space) {
         totals.Resize(1);
-        batches.reserve(256);
+        batches.reserve(2 * size_t(p.max_depth) + 4);  // one batch per level of either stage
     }
 
     LevelTotals ReadTotals() const {
@@ -775,7 +777,10 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         entry_count = t.next_entries;
         cur = nxt;
     }
+    const LevelTotals t = ReadTotals();
     stats.large_leaf_items = leaf_store_size;
+    stats.large_leaves = t.large_leaves;
+    stats.empty_space_cuts = t.empty_space_cuts;
     *record_count = rec_count;
     *root_count = s_roots;
     *root_entries = s_entries;

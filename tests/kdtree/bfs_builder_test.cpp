@@ -58,6 +58,24 @@ TEST(BfsBuilder, GeneratedScenesGiveValidTrees) {
     }
 }
 
+TEST(BfsBuilder, EmptySpaceIsCutOff) {
+    // Two clusters far apart: below the root, each half's cell is mostly empty space.
+    auto tris = testing::TriangleSoup(20000, 0.05f, 21);
+    for (size_t i = 0; i < tris.size(); i += 2) {
+        tris[i].v0 += Vec3(200, 50, 0);
+        tris[i].v1 += Vec3(200, 50, 0);
+        tris[i].v2 += Vec3(200, 50, 0);
+    }
+    BfsBuildStats stats;
+    const HostTree tree = BuildOnCpu(tris, {}, &stats);
+    ExpectValid(tree, tris, {}, 1000);
+    EXPECT_GT(stats.empty_space_cuts, 0u);
+    EXPECT_EQ(stats.large_leaves, 0u);
+    size_t empty_leaves = 0;
+    for (const KdNode& n : tree.nodes) empty_leaves += n.IsLeaf() && n.Count() == 0;
+    EXPECT_GE(empty_leaves, stats.empty_space_cuts);
+}
+
 TEST(BfsBuilder, OtherParametersGiveValidTrees) {
     SahParams params;
     params.small_node_threshold = 8;
@@ -167,6 +185,8 @@ TEST(BfsBuilder, MillionIdenticalTriangles) {
     EXPECT_EQ(testing::CheckStructure(tree, tris.size(), SahParams{}.max_depth), "");
     // Every split puts every triangle on both sides, so the root is one leaf of all of them.
     ASSERT_EQ(tree.nodes.size(), 1u);
+    EXPECT_EQ(stats.large_leaves, 1u);
+    EXPECT_EQ(stats.large_leaf_items, 1000000u);
     EXPECT_EQ(tree.nodes[0].Count(), 1000000u);
     std::vector<uint32_t> sorted = tree.indices;
     std::sort(sorted.begin(), sorted.end());
