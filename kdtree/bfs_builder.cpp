@@ -79,19 +79,21 @@ struct InitRoot {
 CA_HD inline void EmitSmallRoot(const EntriesView& src, uint32_t begin, uint32_t n, uint32_t root, uint32_t first,
                                 uint32_t record, int32_t depth, const Aabb& cell, const SmallRootsView& roots,
                                 const SmallNodesView& small) {
-    uint32_t order[64];
+    // Insertion sort of (triangle, entry) pairs; at most 64 of them.
+    uint32_t tri[64], order[64];
     for (uint32_t j = 0; j < n; ++j) {
+        const uint32_t t = src.tri[begin + j];
         uint32_t k = j;
-        const uint32_t tri = src.tri[begin + j];
-        while (k > 0 && src.tri[begin + order[k - 1]] > tri) {
+        while (k > 0 && tri[k - 1] > t) {
+            tri[k] = tri[k - 1];
             order[k] = order[k - 1];
             --k;
         }
+        tri[k] = t;
         order[k] = j;
     }
     for (uint32_t j = 0; j < n; ++j) {
-        const uint32_t e = begin + order[j];
-        roots.store.Set(first + j, src.tri[e], src.Box(e));
+        roots.store.Set(first + j, tri[j], src.Box(begin + order[j]));
         roots.entry_root[first + j] = root;
     }
     roots.first[root] = first;
