@@ -337,8 +337,8 @@ struct PreprocessSmallNodes {
 };
 
 // ProcessSmallNodes: the exact SAH of every candidate inside the node by popcounts; split when the
-// best beats the leaf cost. Ties go to the lowest SAH, then the first candidate (roots are sorted by
-// triangle index, so the candidate order is the same on both backends).
+// best beats the leaf cost. Ties go to the lowest SAH, then the lowest axis, then the lowest
+// position, so the choice depends on the candidates as a set, not on their order.
 struct SplitSmallNodes {
     SmallNodesView nodes;
     SmallRootsView roots;
@@ -374,7 +374,13 @@ struct SplitSmallNodes {
                         const float area_right = ChildCell(cell, int(axis), p, 1).SurfaceArea();
                         const float cost = cost_traversal +
                                            cost_intersection * (area_left * float(left) + area_right * float(right)) / area;
-                        if (cost < best) {
+                        // Equal costs (rounding makes nearby planes tie) go to the lower axis,
+                        // then the lower position: a choice that does not depend on the order of
+                        // the candidates. Equal (axis, position) pairs have equal masks.
+                        const uint32_t best_axis = (best_c % 6) / 2;
+                        const float best_pos = roots.store.box[3 * ((best_c & 1)) + best_axis][best_c / 6];
+                        if (cost < best ||
+                            (cost == best && (axis < best_axis || (axis == best_axis && p < best_pos)))) {
                             best = cost;
                             best_c = c;
                         }

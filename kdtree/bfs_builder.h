@@ -11,7 +11,7 @@
 //   the median split put every triangle on both sides (so a million identical triangles end in one
 //   leaf instead of doubling to the depth bound).
 // - Small nodes: split where the exact SAH, Ct + Ci (AL CL + AR CR) / A, beats the leaf cost
-//   Ci C; ties go to the first candidate in (triangle index, axis, lower/upper face) order.
+//   Ci C; ties go to the lowest axis, then the lowest position.
 // - The CPU and GPU give the same node array, bounds and depth. Leaves hold the same triangles;
 //   small-stage leaves list them in increasing index on both; large-stage leaves (depth bound and
 //   the cases above) may list them in another order on the GPU, whose chunk atomics order them.
