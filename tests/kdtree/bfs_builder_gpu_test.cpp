@@ -35,6 +35,7 @@ void ExpectGpuEqualsCpu(const Backend& gpu, const std::vector<Triangle>& tris, c
 
 TEST(BfsBuilderGpu, GeneratedScenesMatchTheCpu) {
     CA_REQUIRE_GPU(gpu);
+    ExpectGpuEqualsCpu(gpu, testing::RandomTriangles(50, 10));  // starts in the small-node stage
     ExpectGpuEqualsCpu(gpu, testing::RandomTriangles(3000, 11));
     ExpectGpuEqualsCpu(gpu, testing::TriangleSoup(100000, 0.03f, 12));
     ExpectGpuEqualsCpu(gpu, testing::Sphere(128, 256));
