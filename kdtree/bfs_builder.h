@@ -7,9 +7,10 @@
 //   from one side stays on that side.
 // - Large nodes: empty space is cut off on every side where it exceeds Ce of the node's cell (one
 //   chain of cuts per level, Zhou section 3.1), then the cell is split at the median of its longest
-//   axis. A node becomes a leaf at the depth bound, when its triangles' box has no extent, or when
-//   the median split put every triangle on both sides (so a million identical triangles end in one
-//   leaf instead of doubling to the depth bound).
+//   axis. The children are counted before any entry moves, so that a node becomes a leaf at the
+//   depth bound, when its triangles' box has no extent, when the split would put every triangle on
+//   both sides (a million identical triangles end in one leaf instead of doubling down to the depth
+//   bound), or after three splits in a row that kept over 90% of the triangles on both sides.
 // - Small nodes: split where the exact SAH, Ct + Ci (AL CL + AR CR) / A, beats the leaf cost
 //   Ci C; ties go to the lowest axis, then the lowest position.
 // - The CPU and GPU give the same node array, bounds and depth. Leaves hold the same triangles;
