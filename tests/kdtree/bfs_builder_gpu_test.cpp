@@ -64,6 +64,11 @@ TEST(BfsBuilderGpu, DegenerateInputMatchesTheCpu) {
     auto flat = testing::TriangleSoup(20000, 0.1f, 14);
     for (auto& t : flat) t.v0.z = t.v1.z = t.v2.z = 0.0f;
     ExpectGpuEqualsCpu(gpu, flat);
+    // Identical triangles among others: useless splits become large-stage leaves.
+    std::vector<Triangle> same(30000, Triangle{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 1)});
+    const auto others = testing::TriangleSoup(3000, 0.1f, 19);
+    same.insert(same.end(), others.begin(), others.end());
+    ExpectGpuEqualsCpu(gpu, same);
     SahParams shallow;
     shallow.max_depth = 4;
     ExpectGpuEqualsCpu(gpu, testing::TriangleSoup(50000, 0.05f, 15), shallow);
