@@ -19,7 +19,7 @@ enum RecordKind : uint32_t {
     kSplitX = 0, kSplitY = 1, kSplitZ = 2,  // interior: a split on that axis
     kMaskLeaf = 3,    // small-stage leaf: left = small root, mask = its triangles
     kStoreLeaf = 4,   // large-stage leaf: left = first item in the leaf store, right = count
-    kUnused = 5,      // allocated but not part of the tree
+    kUndecided = 5,   // created, not yet processed by its level
 };
 
 // A triangle with its box clipped to the node that holds it, for each entry of a work list.
@@ -46,7 +46,7 @@ struct LargeNodesView {
     uint32_t* begin;        // its first entry in the current list
     uint32_t* count;        // its entries
     int32_t* depth;
-    uint32_t* pending_leaf; // 1: the node is its parent turned into a leaf (a split that gained nothing)
+    uint32_t* useless_run;  // splits in a row above this node that kept nearly every triangle on both sides
     float* region[6];       // the node's cell; after the split pass, the cell with empty space cut off
     uint32_t* key[6];       // the tight box of its entries as order-preserving keys (atomic min/max)
     uint32_t* chunk_count;  // ceil(count / chunk size)
@@ -125,6 +125,8 @@ struct LevelTotals {
     uint32_t new_small_entries;
     uint32_t next_entries;      // entries of the next active nodes
     uint32_t leaf_store_size;   // items in the large-leaf store (grown by atomic adds)
+    uint32_t large_leaves;      // leaves made by the large-node stage (atomic adds)
+    uint32_t empty_space_cuts;  // cuts of empty space, each with an empty leaf (atomic adds)
     uint32_t pad;
     float root_box[6];
 };

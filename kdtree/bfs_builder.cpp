@@ -60,13 +60,13 @@ struct InitRoot {
         nodes.begin[0] = 0;
         nodes.count[0] = count;
         nodes.depth[0] = 0;
-        nodes.pending_leaf[0] = 0;
+        nodes.useless_run[0] = 0;
         nodes.SetRegion(0, Aabb(Vec3(0.0f), Vec3(0.0f)));  // replaced by the root's box
         for (int a = 0; a < 3; ++a) {
             nodes.key[a][0] = kKeyMinIdentity;
             nodes.key[3 + a][0] = kKeyMaxIdentity;
         }
-        records.kind[0] = kUnused;
+        records.kind[0] = kUndecided;
         records.depth[0] = 0;
         *totals = LevelTotals{};
     }
@@ -79,19 +79,21 @@ struct InitRoot {
 CA_HD inline void EmitSmallRoot(const EntriesView& src, uint32_t begin, uint32_t n, uint32_t root, uint32_t first,
                                 uint32_t record, int32_t depth, const Aabb& cell, const SmallRootsView& roots,
                                 const SmallNodesView& small) {
-    uint32_t order[64];
+    // Insertion sort of (triangle, entry) pairs; at most 64 of them.
+    uint32_t tri[64], order[64];
     for (uint32_t j = 0; j < n; ++j) {
+        const uint32_t t = src.tri[begin + j];
         uint32_t k = j;
-        const uint32_t tri = src.tri[begin + j];
-        while (k > 0 && src.tri[begin + order[k - 1]] > tri) {
+        while (k > 0 && tri[k - 1] > t) {
+            tri[k] = tri[k - 1];
             order[k] = order[k - 1];
             --k;
         }
+        tri[k] = t;
         order[k] = j;
     }
     for (uint32_t j = 0; j < n; ++j) {
-        const uint32_t e = begin + order[j];
-        roots.store.Set(first + j, src.tri[e], src.Box(e));
+        roots.store.Set(first + j, tri[j], src.Box(begin + order[j]));
         roots.entry_root[first + j] = root;
     }
     roots.first[root] = first;
@@ -119,7 +121,7 @@ struct InitSmallRoot {
             totals->root_box[a] = box.lo[a];
             totals->root_box[3 + a] = box.hi[a];
         }
-        records.kind[0] = kUnused;
+        records.kind[0] = kUndecided;
         records.depth[0] = 0;
         EmitSmallRoot(entries, 0, count, 0, 0, 0, 0, box, roots, small);
     }
@@ -133,9 +135,31 @@ struct CountChunks {
     CA_HD void operator()(int i) const { nodes.chunk_count[i] = (nodes.count[i] + chunk_size - 1) / chunk_size; }
 };
 
+// Makes large node i a leaf whose triangles the classify pass copies into the leaf store.
+CA_HD inline void MakeStoreLeaf(const LargeLevelView& level, LevelTotals* totals, uint32_t i) {
+    const uint32_t rec = level.nodes.record[i];
+    level.nodes.split_axis[i] = -1;
+    level.records.kind[rec] = kStoreLeaf;
+    level.records.chain[rec] = 0;
+    level.records.left[rec] = AtomicAdd(&totals->leaf_store_size, level.nodes.count[i]);
+    level.records.right[rec] = level.nodes.count[i];
+    AtomicAdd(&totals->large_leaves, 1);
+}
+
+// A split is useless when it keeps nearly every triangle on both sides (more than 90% of them
+// straddle the plane): it doubles the work lists and separates nothing. A few in a row are
+// allowed, since the next median may fall on another axis (long thin triangles); after
+// kMaxUselessRun the node becomes a leaf, so that, say, many identical triangles end in leaves
+// instead of doubling down to the depth bound. With every triangle on both sides it is a leaf at
+// once.
+constexpr uint32_t kMaxUselessRun = 3;
+CA_HD inline bool UselessSplit(uint32_t count, uint32_t left, uint32_t right) {
+    return 10 * (uint64_t(left) + right) > 19 * uint64_t(count);
+}
+
 // Chooses each node's split: empty space cut off while it exceeds Ce of the cell on a side, then
 // the spatial median of the longest axis (Zhou et al. 2008, section 3.1, Fig. 2); or a leaf at the
-// depth bound, for a box without extent, or for a node whose parent's split gained nothing.
+// depth bound or for a box without extent.
 struct SplitLargeNodes {
     LargeLevelView level;
     LevelTotals* totals;
@@ -147,14 +171,13 @@ struct SplitLargeNodes {
         const RecordsView& records = level.records;
         const uint32_t rec = nodes.record[i];
         const int32_t depth = nodes.depth[i];
-        const uint32_t count = nodes.count[i];
         Aabb tight;
         for (int a = 0; a < 3; ++a) {
             tight.lo[a] = KeyFloat(nodes.key[a][i]);
             tight.hi[a] = KeyFloat(nodes.key[3 + a][i]);
         }
         Aabb cell = nodes.Region(i);
-        if (rec == 0 && !nodes.pending_leaf[i]) {  // the root's cell is its triangles' box
+        if (rec == 0) {  // the root's cell is its triangles' box
             cell = tight;
             for (int a = 0; a < 3; ++a) {
                 totals->root_box[a] = tight.lo[a];
@@ -165,11 +188,8 @@ struct SplitLargeNodes {
         level.child_count[2 * i + 1] = 0;
         records.depth[rec] = depth;
         records.chain[rec] = 0;
-        if (nodes.pending_leaf[i] || depth >= max_depth || MaxComponent(tight.Extent()) <= 0.0f) {
-            nodes.split_axis[i] = -1;
-            records.kind[rec] = kStoreLeaf;
-            records.left[rec] = AtomicAdd(&totals->leaf_store_size, count);
-            records.right[rec] = count;
+        if (depth >= max_depth || MaxComponent(tight.Extent()) <= 0.0f) {
+            MakeStoreLeaf(level, totals, i);
             return;
         }
         // Cut chains stop where the median split would pass the depth bound.
@@ -203,20 +223,34 @@ struct SplitLargeNodes {
     }
 };
 
+// After the count pass: turns nodes whose split would be useless once too often into leaves,
+// counts the cuts that stay, and clears the counters for the classify pass.
+struct JudgeSplits {
+    LargeLevelView level;
+    LevelTotals* totals;
+    CA_HD void operator()(int ii) const {
+        const uint32_t i = uint32_t(ii);
+        const uint32_t left = level.child_count[2 * i], right = level.child_count[2 * i + 1];
+        level.child_count[2 * i] = 0;
+        level.child_count[2 * i + 1] = 0;
+        if (level.nodes.split_axis[i] < 0) return;
+        const uint32_t count = level.nodes.count[i];
+        if (UselessSplit(count, left, right) &&
+            (level.nodes.useless_run[i] >= kMaxUselessRun || (left == count && right == count))) {
+            MakeStoreLeaf(level, totals, i);
+            return;
+        }
+        const uint32_t cuts = level.records.chain[level.nodes.record[i]] & 7u;
+        if (cuts > 0) AtomicAdd(&totals->empty_space_cuts, cuts);
+    }
+};
+
 enum SlotKind : uint32_t { kDead = 0, kActive = 1, kSmall = 2 };
 
 // What each child (two slots per node) becomes: a next active node, a small root, or nothing
-// (the children of leaves; the right child of a split that put every triangle on both sides,
-// whose left child carries the triangles to become the parent's leaf at the next level).
-CA_HD inline SlotKind ClassifySlot(const LargeLevelView& v, uint32_t s, uint32_t small_threshold, bool* pending) {
-    const uint32_t i = s >> 1;
-    *pending = false;
-    if (v.nodes.split_axis[i] < 0) return kDead;
-    const uint32_t c = v.nodes.count[i];
-    if (v.child_count[2 * i] == c && v.child_count[2 * i + 1] == c) {
-        *pending = true;
-        return (s & 1) ? kDead : kActive;
-    }
+// (the children of leaves).
+CA_HD inline SlotKind ClassifySlot(const LargeLevelView& v, uint32_t s, uint32_t small_threshold) {
+    if (v.nodes.split_axis[s >> 1] < 0) return kDead;
     return v.child_count[s] <= small_threshold ? kSmall : kActive;
 }
 
@@ -226,8 +260,7 @@ struct FlagSlots {
     uint32_t *active, *small, *active_count, *small_count;
     CA_HD void operator()(int ss) const {
         const uint32_t s = uint32_t(ss);
-        bool pending;
-        const SlotKind kind = ClassifySlot(level, s, small_threshold, &pending);
+        const SlotKind kind = ClassifySlot(level, s, small_threshold);
         const uint32_t n = level.child_count[s];
         active[s] = kind == kActive;
         small[s] = kind == kSmall;
@@ -248,8 +281,7 @@ struct EmitLargeChildren {
     uint32_t record_base, root_base, root_entry_base;
     CA_HD void operator()(int ss) const {
         const uint32_t s = uint32_t(ss);
-        bool pending;
-        const SlotKind kind = ClassifySlot(level, s, small_threshold, &pending);
+        const SlotKind kind = ClassifySlot(level, s, small_threshold);
         if (kind == kDead) return;
         const LargeNodesView& nodes = level.nodes;
         const RecordsView& records = level.records;
@@ -272,24 +304,17 @@ struct EmitLargeChildren {
                 next_nodes.key[a][j] = kKeyMinIdentity;
                 next_nodes.key[3 + a][j] = kKeyMaxIdentity;
             }
-            if (pending) {  // the parent becomes a leaf at the next level; this record stays unused
-                records.kind[rec] = kUnused;
-                records.depth[rec] = 0;
-                next_nodes.record[j] = parent;
-                next_nodes.depth[j] = nodes.depth[i];
-                next_nodes.pending_leaf[j] = 1;
-                return;
-            }
             next_nodes.record[j] = rec;
             next_nodes.depth[j] = depth;
-            next_nodes.pending_leaf[j] = 0;
+            const bool useless = UselessSplit(nodes.count[i], level.child_count[2 * i], level.child_count[2 * i + 1]);
+            next_nodes.useless_run[j] = useless ? nodes.useless_run[i] + 1 : 0;
         } else {
             const uint32_t j = small_scan[s];
             rec = record_base + active_total + j;
             EmitSmallRoot(level.next, begin, n, root_base + j, root_entry_base + small_count_scan[s], rec, depth, cell,
                           roots, small);
         }
-        records.kind[rec] = kUnused;  // until its level decides
+        records.kind[rec] = kUndecided;  // until its level decides
         records.depth[rec] = depth;
         (side == 0 ? records.left : records.right)[parent] = rec;
     }
@@ -333,8 +358,8 @@ struct PreprocessSmallNodes {
 };
 
 // ProcessSmallNodes: the exact SAH of every candidate inside the node by popcounts; split when the
-// best beats the leaf cost. Ties go to the lowest SAH, then the first candidate (roots are sorted by
-// triangle index, so the candidate order is the same on both backends).
+// best beats the leaf cost. Ties go to the lowest SAH, then the lowest axis, then the lowest
+// position, so the choice depends on the candidates as a set, not on their order.
 struct SplitSmallNodes {
     SmallNodesView nodes;
     SmallRootsView roots;
@@ -370,7 +395,13 @@ struct SplitSmallNodes {
                         const float area_right = ChildCell(cell, int(axis), p, 1).SurfaceArea();
                         const float cost = cost_traversal +
                                            cost_intersection * (area_left * float(left) + area_right * float(right)) / area;
-                        if (cost < best) {
+                        // Equal costs (rounding makes nearby planes tie) go to the lower axis,
+                        // then the lower position: a choice that does not depend on the order of
+                        // the candidates. Equal (axis, position) pairs have equal masks.
+                        const uint32_t best_axis = (best_c % 6) / 2;
+                        const float best_pos = roots.store.box[3 * ((best_c & 1)) + best_axis][best_c / 6];
+                        if (cost < best ||
+                            (cost == best && (axis < best_axis || (axis == best_axis && p < best_pos)))) {
                             best = cost;
                             best_c = c;
                         }
@@ -414,7 +445,7 @@ struct EmitSmallChildren {
             next.mask[j] = nodes.mask[i] & (side == 0 ? roots.cand_left[c] : roots.cand_right[c]);
             next.depth[j] = nodes.depth[i] + 1;
             next.SetRegion(j, ChildCell(nodes.Region(i), axis, p, side));
-            records.kind[rec] = kUnused;
+            records.kind[rec] = kUndecided;
             records.depth[rec] = nodes.depth[i] + 1;
             (side == 0 ? records.left : records.right)[parent] = rec;
         }
@@ -470,7 +501,6 @@ struct DownPass {
     CA_HD void operator()(int k) const {
         const uint32_t r = base + uint32_t(k);
         const uint32_t kind = records.kind[r];
-        if (kind == kUnused) return;
         uint32_t a = records.address[r];
         const uint32_t offset = records.offset[r];
         if (kind == kMaskLeaf) {
@@ -547,7 +577,7 @@ std::vector<Buffer<T>> MakeBuffers(MemorySpace s, int n) {
 }
 
 struct LargeNodeBuffers {
-    std::vector<Buffer<uint32_t>> u;  // record, begin, count, pending, chunk_count, chunk_first, count_scan, key[6]
+    std::vector<Buffer<uint32_t>> u;  // record, begin, count, useless_run, chunk_count, chunk_first, count_scan, key[6]
     std::vector<Buffer<int32_t>> s;   // depth, split_axis
     std::vector<Buffer<float>> f;     // region[6], split_pos
     explicit LargeNodeBuffers(MemorySpace sp) : u(MakeBuffers<uint32_t>(sp, 13)), s(MakeBuffers<int32_t>(sp, 2)),
@@ -562,7 +592,7 @@ struct LargeNodeBuffers {
         v.record = u[0].data();
         v.begin = u[1].data();
         v.count = u[2].data();
-        v.pending_leaf = u[3].data();
+        v.useless_run = u[3].data();
         v.chunk_count = u[4].data();
         v.chunk_first = u[5].data();
         v.count_scan = u[6].data();
@@ -607,10 +637,11 @@ struct RecordBuffers {
     Buffer<uint64_t> mask;
     Buffer<int32_t> depth;
     explicit RecordBuffers(MemorySpace sp) : u(MakeBuffers<uint32_t>(sp, 8)), split(sp), cuts(sp), mask(sp), depth(sp) {}
-    void Reserve(size_t n) {
+    // Only large-stage records have cut chains: small-stage levels pass with_cuts = false.
+    void Reserve(size_t n, bool with_cuts) {
         for (auto& b : u) Grow(b, n, true);
         Grow(split, n, true);
-        Grow(cuts, 6 * n, true);
+        if (with_cuts) Grow(cuts, 6 * n, true);
         Grow(mask, n, true);
         Grow(depth, n, true);
     }
@@ -685,7 +716,7 @@ struct BfsSahBuilder::Impl {
           slots(MakeBuffers<uint32_t>(space, 8)),
           totals(space) {
         totals.Resize(1);
-        batches.reserve(256);
+        batches.reserve(2 * size_t(p.max_depth) + 4);  // one batch per level of either stage
     }
 
     LevelTotals ReadTotals() const {
@@ -713,7 +744,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
     const uint32_t threshold = uint32_t(params.small_node_threshold);
     uint32_t active = 1, entry_count = n, rec_count = 1, s_roots = 0, s_entries = 0;
     int cur = 0;
-    records.Reserve(1);
+    records.Reserve(1, true);
     large[cur].Reserve(1);
     entries[cur].Reserve(n, false);
     ParallelFor(backend, "kdtree init entries", n, InitEntries{triangles, entries[cur].View()});
@@ -733,7 +764,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         Grow(child_count, slot_count, false);
         for (auto& b : slots) Grow(b, slot_count, false);
         Grow(leaf_store, size_t(leaf_store_size) + entry_count, true);
-        records.Reserve(size_t(rec_count) + slot_count);
+        records.Reserve(size_t(rec_count) + slot_count, true);
         small[0].Reserve(size_t(s_roots) + slot_count, true);
         Grow(roots.first, size_t(s_roots) + slot_count, true);
         Grow(roots.count, size_t(s_roots) + slot_count, true);
@@ -751,6 +782,8 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         ChunkBounds(backend, level, chunk_bound);
         ParallelFor(backend, "kdtree split large nodes", active,
                     SplitLargeNodes{level, totals.data(), params.empty_space_ratio, params.max_depth});
+        ChunkCount(backend, level, chunk_bound);
+        ParallelFor(backend, "kdtree judge splits", active, JudgeSplits{level, totals.data()});
         ChunkClassify(backend, level, chunk_bound);
 
         uint32_t* u[8];
@@ -774,7 +807,10 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         entry_count = t.next_entries;
         cur = nxt;
     }
+    const LevelTotals t = ReadTotals();
     stats.large_leaf_items = leaf_store_size;
+    stats.large_leaves = t.large_leaves;
+    stats.empty_space_cuts = t.empty_space_cuts;
     *record_count = rec_count;
     *root_count = s_roots;
     *root_entries = s_entries;
@@ -795,7 +831,7 @@ void BfsSahBuilder::Impl::SmallStage(uint32_t root_count, uint32_t root_entries,
         stats.peak_active_nodes = std::max<uint64_t>(stats.peak_active_nodes, active);
         small[nxt].Reserve(2 * size_t(active), false);
         Grow(best_candidate, active, false);
-        records.Reserve(size_t(rec_count) + 2 * size_t(active));
+        records.Reserve(size_t(rec_count) + 2 * size_t(active), false);
         SmallNodesView nodes = small[cur].View();
         ParallelFor(backend, "kdtree split small nodes", active,
                     SplitSmallNodes{nodes, roots.View(), records.View(), best_candidate.data(), params.cost_traversal,
@@ -854,7 +890,7 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
     uint32_t record_count = 1, root_count = 0, root_entries = 0;
     if (n <= uint32_t(params.small_node_threshold)) {
         // Too few triangles for the large-node stage: the root is the only small root.
-        records.Reserve(1);
+        records.Reserve(1, true);
         entries[0].Reserve(n, false);
         small[0].Reserve(1, false);
         Grow(roots.first, 1, false);

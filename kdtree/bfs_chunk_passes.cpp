@@ -72,8 +72,9 @@ void ChunkBoundsCpu(const Backend& backend, const LargeLevelView& v) {
 }
 
 // The CPU twin of the classify kernel: the same per-entry rule, with the chunks' places in each
-// child found by a scan over the chunks in order (so the CPU order is deterministic).
-void ChunkClassifyCpu(const Backend& backend, const LargeLevelView& v) {
+// child found by a scan over the chunks in order (so the CPU order is deterministic). With
+// write = false it only counts.
+void ChunkClassifyCpu(const Backend& backend, const LargeLevelView& v, bool write) {
     const uint32_t chunks = ChunkTotal(v);
     uint32_t* chunk_node = ChunkNodes(backend, v, chunks, size_t(chunks) * 2 * sizeof(uint32_t));
     uint32_t* chunk_base = chunk_node + chunks;  // left and right base per chunk
@@ -97,6 +98,7 @@ void ChunkClassifyCpu(const Backend& backend, const LargeLevelView& v) {
             v.child_count[2 * node + side] += n;
         }
     }
+    if (!write) return;
     ParallelOverChunks(chunks, [&](uint32_t c) {
         const ChunkRange r = RangeOf(v, chunk_node, c);
         uint32_t next[2] = {chunk_base[2 * size_t(c)], chunk_base[2 * size_t(c) + 1]};
@@ -167,7 +169,8 @@ __global__ void ChunkBoundsKernel(LargeLevelView v) {
 
 // One block per chunk: classification, an intra-warp scan by ballot/popc, an inter-warp scan by
 // shuffles, two atomic adds per chunk for its places in the children, then the writes (Chang et
-// al. 2013, section 13.2.1.2 and their appendix kernel).
+// al. 2013, section 13.2.1.2 and their appendix kernel). Without kWrite it only counts.
+template <bool kWrite>
 __global__ void ChunkClassifyKernel(LargeLevelView v) {
     __shared__ uint32_t warp_offset[2][32];
     __shared__ uint32_t chunk_base[2];
@@ -210,6 +213,7 @@ __global__ void ChunkClassifyKernel(LargeLevelView v) {
             chunk_base[1] = scan_r ? atomicAdd(&v.child_count[2 * node + 1], scan_r) : 0u;
         }
     }
+    if (!kWrite) return;
     __syncthreads();
     if (left) WriteEntry(v, node, local, 0, chunk_base[0] + warp_offset[0][warp] + left_rank);
     if (right) WriteEntry(v, node, local, 1, chunk_base[1] + warp_offset[1][warp] + right_rank);
@@ -233,18 +237,30 @@ void ChunkBounds(const Backend& backend, const LargeLevelView& level, uint32_t c
     ChunkBoundsCpu(backend, level);
 }
 
-void ChunkClassify(const Backend& backend, const LargeLevelView& level, uint32_t chunk_bound) {
+namespace {
+
+void RunChunkClassify(const Backend& backend, const LargeLevelView& level, uint32_t chunk_bound, bool write) {
     if (level.node_count == 0 || chunk_bound == 0) return;
     if (backend.IsGpu()) {
 #if defined(__CUDACC__)
-        ChunkClassifyKernel<<<chunk_bound, level.chunk_size>>>(level);
-        detail::CheckLaunch("kdtree chunk classify");
+        if (write) ChunkClassifyKernel<true><<<chunk_bound, level.chunk_size>>>(level);
+        else ChunkClassifyKernel<false><<<chunk_bound, level.chunk_size>>>(level);
+        detail::CheckLaunch(write ? "kdtree chunk classify" : "kdtree chunk count");
         return;
 #endif
     }
-    (void)chunk_bound;
     CA_CHECK(!backend.IsGpu());
-    ChunkClassifyCpu(backend, level);
+    ChunkClassifyCpu(backend, level, write);
+}
+
+}  // namespace
+
+void ChunkCount(const Backend& backend, const LargeLevelView& level, uint32_t chunk_bound) {
+    RunChunkClassify(backend, level, chunk_bound, false);
+}
+
+void ChunkClassify(const Backend& backend, const LargeLevelView& level, uint32_t chunk_bound) {
+    RunChunkClassify(backend, level, chunk_bound, true);
 }
 
 }  // namespace caustica::bfs

@@ -15,6 +15,10 @@ namespace caustica::bfs {
 // chunk_bound: at least the number of chunks (the GPU launches that many blocks).
 void ChunkBounds(const Backend& backend, const LargeLevelView& level, uint32_t chunk_bound);
 
+// Counts each split node's children's entries into child_count (which must be zero), without
+// writing them, so that splits can be judged before any entry moves.
+void ChunkCount(const Backend& backend, const LargeLevelView& level, uint32_t chunk_bound);
+
 // Classifies every entry against its node's split and writes it into the children (clipped where
 // it crosses the plane), or copies a leaf node's triangles into the leaf store. child_count must
 // be zero; afterwards it holds each child's entry count.

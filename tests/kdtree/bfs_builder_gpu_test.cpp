@@ -35,6 +35,7 @@ void ExpectGpuEqualsCpu(const Backend& gpu, const std::vector<Triangle>& tris, c
 
 TEST(BfsBuilderGpu, GeneratedScenesMatchTheCpu) {
     CA_REQUIRE_GPU(gpu);
+    ExpectGpuEqualsCpu(gpu, testing::RandomTriangles(50, 10));  // starts in the small-node stage
     ExpectGpuEqualsCpu(gpu, testing::RandomTriangles(3000, 11));
     ExpectGpuEqualsCpu(gpu, testing::TriangleSoup(100000, 0.03f, 12));
     ExpectGpuEqualsCpu(gpu, testing::Sphere(128, 256));
@@ -63,6 +64,11 @@ TEST(BfsBuilderGpu, DegenerateInputMatchesTheCpu) {
     auto flat = testing::TriangleSoup(20000, 0.1f, 14);
     for (auto& t : flat) t.v0.z = t.v1.z = t.v2.z = 0.0f;
     ExpectGpuEqualsCpu(gpu, flat);
+    // Identical triangles among others: useless splits become large-stage leaves.
+    std::vector<Triangle> same(30000, Triangle{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 1)});
+    const auto others = testing::TriangleSoup(3000, 0.1f, 19);
+    same.insert(same.end(), others.begin(), others.end());
+    ExpectGpuEqualsCpu(gpu, same);
     SahParams shallow;
     shallow.max_depth = 4;
     ExpectGpuEqualsCpu(gpu, testing::TriangleSoup(50000, 0.05f, 15), shallow);

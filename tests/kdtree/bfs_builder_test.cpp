@@ -2,7 +2,9 @@
 // on generated scenes, the real meshes and degenerate input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kdtree/bfs_builder.h"
@@ -56,6 +58,24 @@ TEST(BfsBuilder, GeneratedScenesGiveValidTrees) {
         EXPECT_GT(stats.small_roots, 0u);
         EXPECT_GT(tree.nodes.size(), 1u);
     }
+}
+
+TEST(BfsBuilder, EmptySpaceIsCutOff) {
+    // Two clusters far apart: below the root, each half's cell is mostly empty space.
+    auto tris = testing::TriangleSoup(20000, 0.05f, 21);
+    for (size_t i = 0; i < tris.size(); i += 2) {
+        tris[i].v0 += Vec3(200, 50, 0);
+        tris[i].v1 += Vec3(200, 50, 0);
+        tris[i].v2 += Vec3(200, 50, 0);
+    }
+    BfsBuildStats stats;
+    const HostTree tree = BuildOnCpu(tris, {}, &stats);
+    ExpectValid(tree, tris, {}, 1000);
+    EXPECT_GT(stats.empty_space_cuts, 0u);
+    EXPECT_EQ(stats.large_leaves, 0u);
+    size_t empty_leaves = 0;
+    for (const KdNode& n : tree.nodes) empty_leaves += n.IsLeaf() && n.Count() == 0;
+    EXPECT_GE(empty_leaves, stats.empty_space_cuts);
 }
 
 TEST(BfsBuilder, OtherParametersGiveValidTrees) {
@@ -167,10 +187,32 @@ TEST(BfsBuilder, MillionIdenticalTriangles) {
     EXPECT_EQ(testing::CheckStructure(tree, tris.size(), SahParams{}.max_depth), "");
     // Every split puts every triangle on both sides, so the root is one leaf of all of them.
     ASSERT_EQ(tree.nodes.size(), 1u);
+    EXPECT_EQ(stats.large_leaves, 1u);
+    EXPECT_EQ(stats.large_leaf_items, 1000000u);
     EXPECT_EQ(tree.nodes[0].Count(), 1000000u);
     std::vector<uint32_t> sorted = tree.indices;
     std::sort(sorted.begin(), sorted.end());
     for (uint32_t i = 0; i < sorted.size(); ++i) ASSERT_EQ(sorted[i], i);
+}
+
+TEST(BfsBuilder, TreeDoesNotDependOnTheOrderOfEntries) {
+    // The GPU's chunk atomics lay out each node's entries in any order; decisions must depend only
+    // on the sets. Permuting the input permutes every work list, so the tree must be the same up
+    // to renaming the triangles.
+    for (const auto& scene : GeneratedScenes()) {
+        SCOPED_TRACE(scene.name);
+        const auto& tris = scene.tris;
+        std::vector<uint32_t> perm(tris.size());
+        for (uint32_t i = 0; i < perm.size(); ++i) perm[i] = i;
+        Rng rng(31, 0, 0, 0);
+        for (size_t i = perm.size() - 1; i > 0; --i) std::swap(perm[i], perm[rng.NextU32() % (i + 1)]);
+        std::vector<Triangle> permuted(tris.size());
+        for (size_t i = 0; i < tris.size(); ++i) permuted[i] = tris[perm[i]];
+        const HostTree a = BuildOnCpu(tris);
+        HostTree b = BuildOnCpu(permuted);
+        for (uint32_t& index : b.indices) index = perm[index];
+        EXPECT_EQ(testing::CompareTrees(a, b), "");
+    }
 }
 
 TEST(BfsBuilder, RebuildsReuseTheBuilderAndGiveTheSameTree) {
