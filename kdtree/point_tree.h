@@ -26,8 +26,9 @@ struct PointTreeParams {
     int small_node_threshold = 32;
     // R, the expected KNN query radius: the VVH extends node cells by it, and node-radius
     // estimates start from it (Zhou et al. 2008, section 5.1 and Appendix A). 0 derives it per
-    // build as the radius that holds expected_k points if all points were spread evenly over the
-    // largest face of the root box: the sparsest (minimal meaningful) density of a surface set.
+    // build from the minimal meaningful density: the radius that holds expected_k points if all
+    // points were spread evenly over the root box's largest face, or through its volume, whichever
+    // radius is larger.
     float radius = 0.0f;
     // The k the tree is built for (used by the derived R and by node-radius estimates).
     int expected_k = 50;

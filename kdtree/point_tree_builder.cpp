@@ -605,13 +605,17 @@ PointTreeBuilder::~PointTreeBuilder() = default;
 
 namespace {
 
-// R of the VVH when the parameters leave it to the build (see PointTreeParams::radius).
+// R of the VVH when the parameters leave it to the build (see PointTreeParams::radius): the radius
+// holding expected_k points at the sparsest density the set can have, spread evenly over the root
+// box's largest face (a surface) or through its volume, whichever is sparser.
 float DerivedRadius(const Aabb& box, uint32_t n, int expected_k) {
     const Vec3 e = box.Extent();
+    const float k = float(expected_k);
     const float face = fmaxf(e.x * e.y, fmaxf(e.y * e.z, e.z * e.x));
-    float r = 0.0f;
-    if (face > 0.0f) r = sqrtf(float(expected_k) * face / (3.14159265f * float(n)));
-    else r = float(expected_k) * MaxComponent(e) / (2.0f * float(n));  // points on a line
+    const float volume = e.x * e.y * e.z;
+    float r = k * MaxComponent(e) / (2.0f * float(n));  // points on a line
+    if (face > 0.0f) r = fmaxf(r, sqrtf(k * face / (3.14159265f * float(n))));
+    if (volume > 0.0f) r = fmaxf(r, cbrtf(k * volume / (4.18879020f * float(n))));
     return fmaxf(r, 1e-20f);
 }
 
