@@ -212,13 +212,18 @@ CA_HD inline uint32_t ChildKind(uint32_t count, uint32_t small_threshold) {
 }
 
 // Children's point counts from the scanned flags; new nodes (low 32 bits) and new large nodes (high
-// 32 bits) for the offsets scan.
+// 32 bits) for the offsets scan, plus a trailing zero so that the scan's last entry is the total.
 struct CountChildrenPass {
     const uint32_t* scanned;
     uint32_t small_threshold;
+    uint32_t active_count;
     ActiveNode* active;
     uint64_t* counts;
     CA_HD void operator()(int i) const {
+        if (uint32_t(i) == active_count) {
+            counts[i] = 0;
+            return;
+        }
         ActiveNode& act = active[i];
         if (!act.splits) {
             counts[i] = 0;
@@ -676,11 +681,12 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
         ParallelFor(b, "point tree: left flags", 3 * size_t(n) + 1,
                     LeftFlagPass{m.lists[cur].data(), m.owner[cur].data(), act, m.side.data(), n, m.flags.data()});
         ExclusiveScan(b, Span<const uint32_t>(m.flags.span()), m.flags.span());  // in place
-        m.counts.Resize(active_count, false);
-        ParallelFor(b, "point tree: count children", active_count,
-                    CountChildrenPass{m.flags.data(), T, act, m.counts.data()});
-        const uint64_t totals =
-            ExclusiveScanTotal(b, Span<const uint64_t>(m.counts.span()), m.counts.span());
+        m.counts.Resize(active_count + 1, false);
+        ParallelFor(b, "point tree: count children", active_count + 1,
+                    CountChildrenPass{m.flags.data(), T, active_count, act, m.counts.data()});
+        ExclusiveScan(b, Span<const uint64_t>(m.counts.span()), m.counts.span());
+        uint64_t totals = 0;  // the one wait of a level: the host sizes the next one
+        CopyBytes(&totals, MemorySpace::Host, m.counts.data() + active_count, m.counts.space(), sizeof(totals));
         const uint32_t new_nodes = uint32_t(totals & 0xffffffffu);
         const uint32_t next_count = uint32_t(totals >> 32);
         m.nodes.Resize(node_count + new_nodes);
