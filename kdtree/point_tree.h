@@ -21,6 +21,11 @@ struct PointTreeParams {
     // Empty space is cut off a side of a large node when it exceeds this fraction of the node's
     // cell on that axis (Zhou et al. 2008, section 5.1: Ce = 10% for photon trees).
     float empty_space_ratio = 0.10f;
+    // A large node's spatial-median split that leaves fewer than this fraction of its points on
+    // one side is moved to the point median of the same axis (O(1) from the sorted list), which
+    // keeps the number of large-node levels near log2(n / T) on clustered sets. 0: the spatial
+    // median always, as Zhou et al. 2008.
+    float min_split_fraction = 0.25f;
     // Nodes with at most this many points go to the small-node stage, which evaluates the exact
     // VVH cost (Zhou et al. 2008, section 5.1: T = 32; the bit masks are 32 bits wide).
     int small_node_threshold = 32;

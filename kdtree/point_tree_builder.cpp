@@ -117,6 +117,17 @@ struct FillPass {
     CA_HD void operator()(int i) const { out[i] = value; }
 };
 
+// The number of points of a sorted list below x on the axis it is sorted by (binary search).
+CA_HD inline uint32_t FirstAtOrAbove(const Vec3* pos, const uint32_t* sorted, uint32_t count, int axis, float x) {
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (pos[sorted[mid]][axis] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 // Large-node split choice: an empty-space cut when a side of the cell is more than Ce empty, else
 // the spatial median of the tight box's longest axis (Zhou et al. 2008, section 3.1 and 5.1).
 struct DecideLargePass {
@@ -124,6 +135,7 @@ struct DecideLargePass {
     const uint32_t* lists;
     uint32_t n;
     float empty_space_ratio;
+    float min_split_fraction;
     uint32_t max_depth;
     BuildNode* nodes;
     ActiveNode* active;
@@ -162,6 +174,17 @@ struct DecideLargePass {
             split = lo + 0.5f * (hi - lo);
             // Points below the plane go left; lo < split <= hi keeps both children non-empty.
             if (!(split > lo)) split = hi;
+            // In a dense cluster the spatial median may cut off only a few points, and the node
+            // needs many more levels; the point median of the same axis, read from its sorted
+            // list, halves it instead.
+            const uint32_t* sorted = lists + uint32_t(axis) * n + act.begin;
+            const uint32_t left = FirstAtOrAbove(pos, sorted, act.count, axis, split);
+            const uint32_t fewer = left < act.count - left ? left : act.count - left;
+            if (float(fewer) < min_split_fraction * float(act.count)) {
+                split = pos[sorted[act.count / 2]][axis];
+                // All points from the lowest up to the median share one coordinate: split above it.
+                if (!(split > lo)) split = pos[sorted[FirstAtOrAbove(pos, sorted, act.count, axis, nextafterf(lo, INFINITY))]][axis];
+            }
         }
         node.kind = kInterior;
         node.axis = uint32_t(axis);
@@ -674,7 +697,8 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     while (active_count > 0) {
         ActiveNode* act = m.active[cur].data();
         ParallelFor(b, "point tree: decide large", active_count,
-                    DecideLargePass{pos, m.lists[cur].data(), n, prm.empty_space_ratio, uint32_t(prm.max_depth),
+                    DecideLargePass{pos, m.lists[cur].data(), n, prm.empty_space_ratio, prm.min_split_fraction,
+                                    uint32_t(prm.max_depth),
                                     m.nodes.data(), act});
         ParallelFor(b, "point tree: sides", n,
                     SidePass{pos, m.lists[cur].data(), m.owner[cur].data(), act, m.side.data()});
