@@ -195,28 +195,13 @@ struct DecideLargePass {
     }
 };
 
-// Which side each point of a splitting node goes to (by point ID).
-struct SidePass {
-    const Vec3* pos;
-    const uint32_t* lists;  // list 0
-    const uint32_t* owner;
-    const ActiveNode* active;
-    uint8_t* side;
-    CA_HD void operator()(int i) const {
-        const uint32_t o = owner[i];
-        if (o == kNone || !active[o].splits) return;
-        const uint32_t id = lists[i];
-        side[id] = pos[id][active[o].axis] < active[o].split ? 1 : 0;
-    }
-};
-
 // The left flags of the three concatenated lists, plus a trailing zero so that the scan's last
 // entry is the total.
 struct LeftFlagPass {
+    const Vec3* pos;
     const uint32_t* lists;
     const uint32_t* owner;
     const ActiveNode* active;
-    const uint8_t* side;
     uint32_t n;
     uint32_t* flags;
     CA_HD void operator()(int j) const {
@@ -224,9 +209,13 @@ struct LeftFlagPass {
             flags[j] = 0;
             return;
         }
-        const uint32_t i = uint32_t(j) % n;
-        const uint32_t o = owner[i];
-        flags[j] = (o != kNone && active[o].splits) ? side[lists[j]] : 0;
+        const uint32_t o = owner[uint32_t(j) % n];
+        if (o == kNone || !active[o].splits) {
+            flags[j] = 0;
+            return;
+        }
+        const ActiveNode& act = active[o];
+        flags[j] = pos[lists[j]][act.axis] < act.split ? 1 : 0;
     }
 };
 
@@ -604,12 +593,11 @@ struct PointTreeBuilder::Impl {
     explicit Impl(const Backend& b)
         : lists{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
           owner{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
-          flags(b), side(b), local(b), nodes(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
+          flags(b), local(b), nodes(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
           counts(b), small_flags(b), node_ids(b), small_roots(b) {}
     Buffer<uint32_t> lists[2];  // three concatenated sorted point-ID lists, ping-pong
     Buffer<uint32_t> owner[2];  // the active node of each list position, ping-pong
     Buffer<uint32_t> flags;     // sort keys first, then left flags and their scan
-    Buffer<uint8_t> side;
     Buffer<uint8_t> local;
     Buffer<BuildNode> nodes;
     Buffer<ActiveNode> active[2];
@@ -676,7 +664,6 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     for (auto& l : m.lists) l.Resize(3 * size_t(n), false);
     for (auto& o : m.owner) o.Resize(n, false);
     m.flags.Resize(3 * size_t(n) + 1, false);
-    m.side.Resize(n, false);
     ParallelFor(b, "point tree: sort keys", n, SortKeysPass{pos, n, m.flags.data(), m.lists[0].data()});
     for (uint32_t a = 0; a < 3; ++a)
         RadixSortPairs(b, m.flags.span().subspan(a * n, n), m.lists[0].span().subspan(a * n, n));
@@ -700,10 +687,8 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
                     DecideLargePass{pos, m.lists[cur].data(), n, prm.empty_space_ratio, prm.min_split_fraction,
                                     uint32_t(prm.max_depth),
                                     m.nodes.data(), act});
-        ParallelFor(b, "point tree: sides", n,
-                    SidePass{pos, m.lists[cur].data(), m.owner[cur].data(), act, m.side.data()});
         ParallelFor(b, "point tree: left flags", 3 * size_t(n) + 1,
-                    LeftFlagPass{m.lists[cur].data(), m.owner[cur].data(), act, m.side.data(), n, m.flags.data()});
+                    LeftFlagPass{pos, m.lists[cur].data(), m.owner[cur].data(), act, n, m.flags.data()});
         ExclusiveScan(b, Span<const uint32_t>(m.flags.span()), m.flags.span());  // in place
         m.counts.Resize(active_count + 1, false);
         ParallelFor(b, "point tree: count children", active_count + 1,
