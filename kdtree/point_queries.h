@@ -45,6 +45,31 @@ struct KnnOutcome {
 
 CA_HD CA_INLINE float Distance2(Vec3 a, Vec3 b) { return LengthSquared(a - b); }
 
+// Tree reads through the read-only cache on the GPU: a point is one 16-byte load, a node 8 bytes.
+CA_HD CA_INLINE TreePoint LoadPoint(const TreePoint* points, uint32_t i) {
+#if CA_DEVICE_CODE
+    const float4 v = __ldg(reinterpret_cast<const float4*>(points) + i);
+    TreePoint p;
+    p.position = Vec3(v.x, v.y, v.z);
+    p.index = __float_as_uint(v.w);
+    return p;
+#else
+    return points[i];
+#endif
+}
+
+CA_HD CA_INLINE KdNode LoadNode(const KdNode* nodes, uint32_t i) {
+#if CA_DEVICE_CODE
+    const uint2 v = __ldg(reinterpret_cast<const uint2*>(nodes) + i);
+    KdNode n;
+    n.first = v.x;
+    n.bits = v.y;
+    return n;
+#else
+    return nodes[i];
+#endif
+}
+
 // Calls visit(const TreePoint&, float dist2) for every point with dist2 <= r * r, depth first with
 // a stack of far children; a child is skipped when its split plane is farther than r.
 template <class Visit>
@@ -55,11 +80,11 @@ CA_HD void RangeSearch(const PointTreeView& tree, Vec3 q, float r, Visit&& visit
     int top = 0;
     uint32_t node = 0;
     while (true) {
-        const KdNode n = tree.nodes[node];
+        const KdNode n = LoadNode(tree.nodes, node);
         if (n.IsLeaf()) {
             const uint32_t end = n.first + n.Count();
             for (uint32_t i = n.first; i < end; ++i) {
-                const TreePoint p = tree.points[i];
+                const TreePoint p = LoadPoint(tree.points, i);
                 const float d2 = Distance2(p.position, q);
                 if (d2 <= r2) visit(p, d2);
             }
@@ -260,11 +285,11 @@ CA_HD inline KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSet
         if (e.plane2 > bound) continue;
         uint32_t node = e.node;
         while (true) {
-            const KdNode n = tree.nodes[node];
+            const KdNode n = LoadNode(tree.nodes, node);
             if (n.IsLeaf()) {
                 const uint32_t end = n.first + n.Count();
                 for (uint32_t i = n.first; i < end; ++i) {
-                    const TreePoint p = tree.points[i];
+                    const TreePoint p = LoadPoint(tree.points, i);
                     const float d2 = Distance2(p.position, q);
                     if (d2 <= max2) heap.Offer(d2, p.index);
                 }

@@ -21,13 +21,19 @@ struct PointTreeParams {
     // Empty space is cut off a side of a large node when it exceeds this fraction of the node's
     // cell on that axis (Zhou et al. 2008, section 5.1: Ce = 10% for photon trees).
     float empty_space_ratio = 0.10f;
+    // A large node's spatial-median split that leaves fewer than this fraction of its points on
+    // one side is moved to the point median of the same axis (O(1) from the sorted list), which
+    // keeps the number of large-node levels near log2(n / T) on clustered sets. 0: the spatial
+    // median always, as Zhou et al. 2008.
+    float min_split_fraction = 0.25f;
     // Nodes with at most this many points go to the small-node stage, which evaluates the exact
     // VVH cost (Zhou et al. 2008, section 5.1: T = 32; the bit masks are 32 bits wide).
     int small_node_threshold = 32;
     // R, the expected KNN query radius: the VVH extends node cells by it, and node-radius
     // estimates start from it (Zhou et al. 2008, section 5.1 and Appendix A). 0 derives it per
-    // build as the radius that holds expected_k points if all points were spread evenly over the
-    // largest face of the root box: the sparsest (minimal meaningful) density of a surface set.
+    // build from the minimal meaningful density: the radius that holds expected_k points if all
+    // points were spread evenly over the root box's largest face, or through its volume, whichever
+    // radius is larger.
     float radius = 0.0f;
     // The k the tree is built for (used by the derived R and by node-radius estimates).
     int expected_k = 50;

@@ -117,6 +117,17 @@ struct FillPass {
     CA_HD void operator()(int i) const { out[i] = value; }
 };
 
+// The number of points of a sorted list below x on the axis it is sorted by (binary search).
+CA_HD inline uint32_t FirstAtOrAbove(const Vec3* pos, const uint32_t* sorted, uint32_t count, int axis, float x) {
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (pos[sorted[mid]][axis] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 // Large-node split choice: an empty-space cut when a side of the cell is more than Ce empty, else
 // the spatial median of the tight box's longest axis (Zhou et al. 2008, section 3.1 and 5.1).
 struct DecideLargePass {
@@ -124,6 +135,7 @@ struct DecideLargePass {
     const uint32_t* lists;
     uint32_t n;
     float empty_space_ratio;
+    float min_split_fraction;
     uint32_t max_depth;
     BuildNode* nodes;
     ActiveNode* active;
@@ -162,6 +174,17 @@ struct DecideLargePass {
             split = lo + 0.5f * (hi - lo);
             // Points below the plane go left; lo < split <= hi keeps both children non-empty.
             if (!(split > lo)) split = hi;
+            // In a dense cluster the spatial median may cut off only a few points, and the node
+            // needs many more levels; the point median of the same axis, read from its sorted
+            // list, halves it instead.
+            const uint32_t* sorted = lists + uint32_t(axis) * n + act.begin;
+            const uint32_t left = FirstAtOrAbove(pos, sorted, act.count, axis, split);
+            const uint32_t fewer = left < act.count - left ? left : act.count - left;
+            if (float(fewer) < min_split_fraction * float(act.count)) {
+                split = pos[sorted[act.count / 2]][axis];
+                // All points from the lowest up to the median share one coordinate: split above it.
+                if (!(split > lo)) split = pos[sorted[FirstAtOrAbove(pos, sorted, act.count, axis, nextafterf(lo, INFINITY))]][axis];
+            }
         }
         node.kind = kInterior;
         node.axis = uint32_t(axis);
@@ -172,28 +195,13 @@ struct DecideLargePass {
     }
 };
 
-// Which side each point of a splitting node goes to (by point ID).
-struct SidePass {
-    const Vec3* pos;
-    const uint32_t* lists;  // list 0
-    const uint32_t* owner;
-    const ActiveNode* active;
-    uint8_t* side;
-    CA_HD void operator()(int i) const {
-        const uint32_t o = owner[i];
-        if (o == kNone || !active[o].splits) return;
-        const uint32_t id = lists[i];
-        side[id] = pos[id][active[o].axis] < active[o].split ? 1 : 0;
-    }
-};
-
 // The left flags of the three concatenated lists, plus a trailing zero so that the scan's last
 // entry is the total.
 struct LeftFlagPass {
+    const Vec3* pos;
     const uint32_t* lists;
     const uint32_t* owner;
     const ActiveNode* active;
-    const uint8_t* side;
     uint32_t n;
     uint32_t* flags;
     CA_HD void operator()(int j) const {
@@ -201,9 +209,13 @@ struct LeftFlagPass {
             flags[j] = 0;
             return;
         }
-        const uint32_t i = uint32_t(j) % n;
-        const uint32_t o = owner[i];
-        flags[j] = (o != kNone && active[o].splits) ? side[lists[j]] : 0;
+        const uint32_t o = owner[uint32_t(j) % n];
+        if (o == kNone || !active[o].splits) {
+            flags[j] = 0;
+            return;
+        }
+        const ActiveNode& act = active[o];
+        flags[j] = pos[lists[j]][act.axis] < act.split ? 1 : 0;
     }
 };
 
@@ -212,13 +224,18 @@ CA_HD inline uint32_t ChildKind(uint32_t count, uint32_t small_threshold) {
 }
 
 // Children's point counts from the scanned flags; new nodes (low 32 bits) and new large nodes (high
-// 32 bits) for the offsets scan.
+// 32 bits) for the offsets scan, plus a trailing zero so that the scan's last entry is the total.
 struct CountChildrenPass {
     const uint32_t* scanned;
     uint32_t small_threshold;
+    uint32_t active_count;
     ActiveNode* active;
     uint64_t* counts;
     CA_HD void operator()(int i) const {
+        if (uint32_t(i) == active_count) {
+            counts[i] = 0;
+            return;
+        }
         ActiveNode& act = active[i];
         if (!act.splits) {
             counts[i] = 0;
@@ -576,12 +593,11 @@ struct PointTreeBuilder::Impl {
     explicit Impl(const Backend& b)
         : lists{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
           owner{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
-          flags(b), side(b), local(b), nodes(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
+          flags(b), local(b), nodes(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
           counts(b), small_flags(b), node_ids(b), small_roots(b) {}
     Buffer<uint32_t> lists[2];  // three concatenated sorted point-ID lists, ping-pong
     Buffer<uint32_t> owner[2];  // the active node of each list position, ping-pong
     Buffer<uint32_t> flags;     // sort keys first, then left flags and their scan
-    Buffer<uint8_t> side;
     Buffer<uint8_t> local;
     Buffer<BuildNode> nodes;
     Buffer<ActiveNode> active[2];
@@ -605,13 +621,17 @@ PointTreeBuilder::~PointTreeBuilder() = default;
 
 namespace {
 
-// R of the VVH when the parameters leave it to the build (see PointTreeParams::radius).
+// R of the VVH when the parameters leave it to the build (see PointTreeParams::radius): the radius
+// holding expected_k points at the sparsest density the set can have, spread evenly over the root
+// box's largest face (a surface) or through its volume, whichever is sparser.
 float DerivedRadius(const Aabb& box, uint32_t n, int expected_k) {
     const Vec3 e = box.Extent();
+    const float k = float(expected_k);
     const float face = fmaxf(e.x * e.y, fmaxf(e.y * e.z, e.z * e.x));
-    float r = 0.0f;
-    if (face > 0.0f) r = sqrtf(float(expected_k) * face / (3.14159265f * float(n)));
-    else r = float(expected_k) * MaxComponent(e) / (2.0f * float(n));  // points on a line
+    const float volume = e.x * e.y * e.z;
+    float r = k * MaxComponent(e) / (2.0f * float(n));  // points on a line
+    if (face > 0.0f) r = fmaxf(r, sqrtf(k * face / (3.14159265f * float(n))));
+    if (volume > 0.0f) r = fmaxf(r, cbrtf(k * volume / (4.18879020f * float(n))));
     return fmaxf(r, 1e-20f);
 }
 
@@ -644,7 +664,6 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     for (auto& l : m.lists) l.Resize(3 * size_t(n), false);
     for (auto& o : m.owner) o.Resize(n, false);
     m.flags.Resize(3 * size_t(n) + 1, false);
-    m.side.Resize(n, false);
     ParallelFor(b, "point tree: sort keys", n, SortKeysPass{pos, n, m.flags.data(), m.lists[0].data()});
     for (uint32_t a = 0; a < 3; ++a)
         RadixSortPairs(b, m.flags.span().subspan(a * n, n), m.lists[0].span().subspan(a * n, n));
@@ -665,18 +684,18 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     while (active_count > 0) {
         ActiveNode* act = m.active[cur].data();
         ParallelFor(b, "point tree: decide large", active_count,
-                    DecideLargePass{pos, m.lists[cur].data(), n, prm.empty_space_ratio, uint32_t(prm.max_depth),
+                    DecideLargePass{pos, m.lists[cur].data(), n, prm.empty_space_ratio, prm.min_split_fraction,
+                                    uint32_t(prm.max_depth),
                                     m.nodes.data(), act});
-        ParallelFor(b, "point tree: sides", n,
-                    SidePass{pos, m.lists[cur].data(), m.owner[cur].data(), act, m.side.data()});
         ParallelFor(b, "point tree: left flags", 3 * size_t(n) + 1,
-                    LeftFlagPass{m.lists[cur].data(), m.owner[cur].data(), act, m.side.data(), n, m.flags.data()});
+                    LeftFlagPass{pos, m.lists[cur].data(), m.owner[cur].data(), act, n, m.flags.data()});
         ExclusiveScan(b, Span<const uint32_t>(m.flags.span()), m.flags.span());  // in place
-        m.counts.Resize(active_count, false);
-        ParallelFor(b, "point tree: count children", active_count,
-                    CountChildrenPass{m.flags.data(), T, act, m.counts.data()});
-        const uint64_t totals =
-            ExclusiveScanTotal(b, Span<const uint64_t>(m.counts.span()), m.counts.span());
+        m.counts.Resize(active_count + 1, false);
+        ParallelFor(b, "point tree: count children", active_count + 1,
+                    CountChildrenPass{m.flags.data(), T, active_count, act, m.counts.data()});
+        ExclusiveScan(b, Span<const uint64_t>(m.counts.span()), m.counts.span());
+        uint64_t totals = 0;  // the one wait of a level: the host sizes the next one
+        CopyBytes(&totals, MemorySpace::Host, m.counts.data() + active_count, m.counts.space(), sizeof(totals));
         const uint32_t new_nodes = uint32_t(totals & 0xffffffffu);
         const uint32_t next_count = uint32_t(totals >> 32);
         m.nodes.Resize(node_count + new_nodes);

@@ -9,6 +9,13 @@
 //   3. Small nodes (at most T points): each small root's subtree by the exact VVH cost, split
 //      candidates at point positions, point sets as 32-bit masks with popcount.
 //   4. Preorder output: a bottom-up size pass and a top-down address pass (Zhou Algorithm 5).
+//
+// Large nodes split at the spatial median unless it leaves fewer than min_split_fraction of the
+// points on one side; then at the point median (see PointTreeParams). The host waits once per
+// large-node level (to size the next), as in Zhou et al.'s coordination on the CPU.
+// Work memory: 45 bytes per point (two copies of the three lists, the active-node owner of each
+// position, the scan, the small-node bit indices) and 72 bytes per breadth-first node; the tree
+// itself: 16 bytes per point and 40 bytes per node.
 #pragma once
 
 #include <memory>

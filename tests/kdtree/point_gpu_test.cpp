@@ -42,9 +42,9 @@ void ExpectSameResults(const KnnResults& gpu, const KnnResults& cpu) {
 TEST(PointTreeGpu, SameTreeSameRadiiSameKnnAsCpu) {
     CA_REQUIRE_GPU(gpu);
     const Backend cpu = Backend::Cpu();
-    for (const NamedSet& set : StandardSets(100000)) {
+    for (const NamedSet& set : StandardSets(50000)) {
         SCOPED_TRACE(set.name + ", seed " + std::to_string(kSeed));
-        const std::vector<Vec3> queries = StandardQueries(set.points, 3000);
+        const std::vector<Vec3> queries = StandardQueries(set.points, 1500);
         KnnSettings settings;
         TreeOnBackend g(gpu), c(cpu);
         BuildAndQuery(gpu, set.points, queries, PointTreeParams(), settings, g);

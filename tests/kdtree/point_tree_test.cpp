@@ -34,11 +34,25 @@ bool SameTree(const PointTree& a, const PointTree& b) {
 TEST(PointTreeBuild, ValidOnEverySet) {
     const Backend cpu = Backend::Cpu();
     for (const NamedSet& set : StandardSets(20000)) {
-        SCOPED_TRACE(set.name + ", seed " + std::to_string(kSeed));
-        const PointTree tree = BuildOn(cpu, set.points);
-        EXPECT_EQ(CheckPointTree(tree, Span<const Vec3>(set.points), PointTreeParams().max_depth), "");
-        EXPECT_GT(tree.nodes.size(), 1u);
+        for (float fraction : {0.0f, PointTreeParams().min_split_fraction, 0.5f}) {
+            SCOPED_TRACE(set.name + ", min_split_fraction " + std::to_string(fraction) + ", seed " + std::to_string(kSeed));
+            PointTreeParams params;
+            params.min_split_fraction = fraction;
+            const PointTree tree = BuildOn(cpu, set.points, params);
+            EXPECT_EQ(CheckPointTree(tree, Span<const Vec3>(set.points), params.max_depth), "");
+            EXPECT_GT(tree.nodes.size(), 1u);
+        }
     }
+}
+
+TEST(PointTreeBuild, PointMedianFallbackShortensClusteredTrees) {
+    // On a caustic-like set the spatial median alone needs more levels than the point-median
+    // fallback (1M points on the plane: 32 large-node levels against 22).
+    const Backend cpu = Backend::Cpu();
+    const std::vector<Vec3> points = MakePoints(PointDistribution::Plane, 100000, kSeed);
+    PointTreeParams spatial;
+    spatial.min_split_fraction = 0.0f;
+    EXPECT_LT(BuildOn(cpu, points).max_depth, BuildOn(cpu, points, spatial).max_depth);
 }
 
 TEST(PointTreeBuild, TinySets) {
