@@ -41,9 +41,9 @@ if ! run cmake --build $build -j "$jobs"; then
 fi
 note "build: ok ($(( $(date +%s) - t0 )) s)"
 
-# CPU tests in parallel, then the GPU tests one at a time (they share the GPU).
-ctest --test-dir $build -LE gpu -j "$jobs" --output-on-failure >"$out/tests-cpu.log" 2>&1; cpu_rc=$?
-ctest --test-dir $build -L gpu --output-on-failure >"$out/tests-gpu.log" 2>&1; gpu_rc=$?
+# The GPU tests one at a time (they share the GPU), then the CPU tests in parallel.
+ctest --test-dir $build -L gpu --output-on-failure --timeout 300 >"$out/tests-gpu.log" 2>&1; gpu_rc=$?
+ctest --test-dir $build -LE gpu -j "$jobs" --output-on-failure --timeout 300 >"$out/tests-cpu.log" 2>&1; cpu_rc=$?
 note "cpu tests: $(grep -E 'tests passed' "$out/tests-cpu.log" || echo 'no result') (rc $cpu_rc)"
 note "gpu tests: $(grep -E 'tests passed' "$out/tests-gpu.log" || echo 'no result') (rc $gpu_rc)"
 grep -E "\(Failed\)|\(Timeout\)|\(SEGFAULT\)|Not Run" "$out/tests-cpu.log" "$out/tests-gpu.log" | head -20 | tee -a "$summary"
@@ -55,7 +55,7 @@ caustica=$build/renderer/caustica
 bench_run() {
   local name=$1; shift
   echo "+ caustica $*" >>"$log"
-  if "$caustica" "$@" --json "$bench/$name.json" >>"$log" 2>&1; then note "bench $name: ok"; else note "bench $name: FAILED"; fi
+  if timeout 300 "$caustica" "$@" --json "$bench/$name.json" >>"$log" 2>&1; then note "bench $name: ok"; else note "bench $name: FAILED"; fi
 }
 if [ -x "$caustica" ]; then
   bench_run kdtree-teapot bench kdtree --scene $models/teapot.obj --device cuda --reference
@@ -67,6 +67,15 @@ if [ -x "$caustica" ]; then
   bench_run photons-4m-plane bench photons --points 4000000 --distribution plane --queries 2073600 --k 50 --device cuda
   bench_run photons-1m-uniform bench photons --points 1000000 --distribution uniform --queries 2073600 --k 50 --device cuda
   bench_run photons-1m-clustered bench photons --points 1000000 --distribution clustered --queries 2073600 --k 50 --device cuda
+  bench_run frame-ring bench frame scenes/ring.yaml --width 1920 --height 1080 --photons 1000000 --k 50 --device cuda
+  bench_run frame-champagne bench frame scenes/champagne.yaml --width 1920 --height 1080 --photons 1000000 --k 40 --device cuda
+  bench_run frame-cornell bench frame scenes/cornell-glass.yaml --width 1920 --height 1080 --photons 1000000 --k 50 --device cuda
+  bench_run frame-ring-cpu bench frame scenes/ring.yaml --width 640 --height 360 --photons 100000 --k 50 --device cpu --frames 5
+  # A picture of each scene, rendered on the GPU.
+  for s in ring champagne cornell-glass pool orbit; do
+    timeout 120 "$caustica" render scenes/$s.yaml -o "$bench/$s.png" --frames 0:0 --samples 16 --device cuda >>"$log" 2>&1 \
+      && note "render $s: ok" || note "render $s: FAILED"
+  done
 fi
 (cd "$out" && tar czf bench.tar.gz bench && rm -rf bench)
 
