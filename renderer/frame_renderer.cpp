@@ -125,6 +125,7 @@ void FrameRenderer::AddSample() {
 
 uint32_t FrameRenderer::samples() const { return state_->samples; }
 uint32_t FrameRenderer::stored_photons() const { return uint32_t(state_->photons.size()); }
+std::vector<Photon> FrameRenderer::StoredPhotons() const { return state_->photons.Download(); }
 const PassTimes& FrameRenderer::times() const { return state_->times; }
 const Buffer<uint32_t>& FrameRenderer::Display() const { return state_->display; }
 std::vector<uint32_t> FrameRenderer::DisplayPixels() const { return state_->display.Download(); }

@@ -10,6 +10,7 @@
 
 #include "core/backend.h"
 #include "core/buffer.h"
+#include "photon/photon.h"
 #include "photon/radiance.h"
 #include "renderer/frame_input.h"
 #include "renderer/image.h"
@@ -52,6 +53,8 @@ public:
 
     uint32_t samples() const;
     uint32_t stored_photons() const;
+    // Host copy of the photons the last sample stored.
+    std::vector<Photon> StoredPhotons() const;
     const PassTimes& times() const;
     // The mean of the samples so far, linear RGB times the exposure.
     Image CurrentImage() const;

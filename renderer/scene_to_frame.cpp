@@ -67,12 +67,17 @@ FrameInput ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize s
         s.uv2 = frame.corner_uvs[3 * t + 2];
         s.material = uint32_t(frame.triangle_material[t]);
     }
+    // A directional light's power passes through the disc of the scene's bounding sphere that
+    // faces it (docs/scenes.md): its irradiance is that power over the disc's area.
+    const float scene_radius = 0.5f * Length(frame.bounds.Extent());
+    const float disc_area = 3.14159265f * scene_radius * scene_radius;
     for (const SceneLight& l : frame.lights) {
         LightSource s;
         s.kind = ToLightKind(l.type);
         s.position = l.position;
         s.direction = l.direction;
         s.power = l.color * l.power;
+        if (l.type == LightType::directional) s.power = disc_area > 0.0f ? s.power / disc_area : Rgb(0.0f);
         if (l.type == LightType::spot) {
             s.cos_inner = l.cos_inner;
             s.cos_outer = l.cos_outer;
