@@ -3,13 +3,13 @@
 // go another way), so the images must agree closely, not bit for bit.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <string>
 
 #include "renderer/frame_renderer.h"
 #include "renderer/render_options.h"
 #include "renderer/scene_eval.h"
 #include "renderer/scene_loader.h"
+#include "tests/renderer/image_compare.h"
 #include "tests/test_support.h"
 
 namespace caustica {
@@ -33,20 +33,7 @@ class FrameGpu : public ::testing::TestWithParam<std::string> {};
 TEST_P(FrameGpu, AgreesWithTheCpu) {
     CA_REQUIRE_GPU(gpu);
     const Scene scene = LoadScene(std::string(CAUSTICA_SOURCE_DIR) + "/scenes/" + GetParam());
-    const Image a = RenderOnce(Backend::Cpu(), scene), b = RenderOnce(gpu, scene);
-    ASSERT_EQ(a.pixels.size(), b.pixels.size());
-    double sum = 0.0, total = 0.0;
-    size_t far = 0;
-    for (size_t i = 0; i < a.pixels.size(); ++i) {
-        const Rgb d = a.pixels[i] - b.pixels[i];
-        const double diff = (std::fabs(d.x) + std::fabs(d.y) + std::fabs(d.z)) / 3.0;
-        sum += diff;
-        total += Luminance(a.pixels[i]);
-        far += diff > 0.1;
-    }
-    const double mean = sum / double(a.pixels.size()), mean_luminance = total / double(a.pixels.size());
-    EXPECT_LT(mean, 0.02 * mean_luminance + 1e-4) << "mean difference per pixel, image mean " << mean_luminance;
-    EXPECT_LT(double(far), 0.01 * double(a.pixels.size())) << far << " pixels differ by more than 0.1";
+    EXPECT_TRUE(testing::CloseImages(RenderOnce(Backend::Cpu(), scene), RenderOnce(gpu, scene)));
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, FrameGpu,

@@ -1,0 +1,56 @@
+// Small CPU renderings of every shipped scene against stored references, to catch regressions.
+// After an intended change of the images, rewrite the references with
+//   CAUSTICA_UPDATE_REFERENCES=1 ctest -R ReferenceImages
+// and look at them before committing.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "renderer/frame_renderer.h"
+#include "renderer/image.h"
+#include "renderer/render_options.h"
+#include "renderer/scene_eval.h"
+#include "renderer/scene_loader.h"
+#include "tests/renderer/image_compare.h"
+
+namespace caustica {
+namespace {
+
+class ReferenceImages : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ReferenceImages, MatchTheStoredImage) {
+    const std::string source = CAUSTICA_SOURCE_DIR;
+    const Scene scene = LoadScene(source + "/scenes/" + GetParam() + ".yaml");
+    const Backend cpu = Backend::Cpu();
+    RenderOptions options;
+    options.photons = 50000;
+    options.width = 96;
+    options.height = 72;
+    FrameRenderer renderer(cpu);
+    renderer.SetMaterials(ToSceneMaterials(scene));
+    renderer.Prepare(ToFrameInput(scene, EvaluateScene(scene, 0.0), MakeImageSize(options)),
+                     MakeRenderSettings(scene, options, cpu));
+    for (int s = 0; s < 2; ++s) renderer.AddSample();
+    // The stored file is 8-bit sRGB: compare with this rendering after the same rounding.
+    const std::string reference = source + "/tests/renderer/reference/" + GetParam() + ".png";
+    const std::string rendered = ::testing::TempDir() + "/caustica-" + GetParam() + ".png";
+    WritePng(renderer.CurrentImage(), rendered);
+    if (const char* update = std::getenv("CAUSTICA_UPDATE_REFERENCES"); update && std::string(update) == "1") {
+        WritePng(renderer.CurrentImage(), reference);
+        GTEST_SKIP() << "rewrote " << reference;
+    }
+    EXPECT_TRUE(testing::CloseImages(ReadPng(reference), ReadPng(rendered))) << "rendered: " << rendered;
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, ReferenceImages,
+                         ::testing::Values("ring", "cornell-glass", "champagne", "pool", "orbit"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                             std::string name = info.param;
+                             for (char& c : name)
+                                 if (c == '-') c = '_';
+                             return name;
+                         });
+
+}  // namespace
+}  // namespace caustica
