@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Turns the benchmark JSON files that tools/gpu-check.sh writes (bench/*.json) into the markdown
+tables of docs/benchmarks.md.
+
+    tools/bench-table.py DIR_WITH_JSON
+"""
+import json
+import pathlib
+import sys
+
+
+def rows(folder, prefix):
+    for path in sorted(pathlib.Path(folder).glob(prefix + "*.json")):
+        yield path.stem, json.loads(path.read_text())
+
+
+def ms(t):
+    return f"{t['median']:.2f}"
+
+
+def main(folder):
+    print("| scene | triangles | build ms (median) | nodes | leaves | depth | SAH | exact SAH | primary Mrays/s | exact-tree primary Mrays/s | shadow Mrays/s | incoherent Mrays/s | peak MB | hit mismatches |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name, d in sorted(rows(folder, "kdtree-"), key=lambda r: r[1]["triangles"]):
+        ref = d.get("reference_sah_cost")
+        refp = d.get("reference_primary_mrays_per_s")
+        print(f"| {name[7:]} | {d['triangles']:,} | {ms(d['build_ms'])} | {d['nodes']:,} | {d['leaves']:,} | {d['max_depth']} "
+              f"| {d['sah_cost']:.1f} | {f'{ref:.1f}' if ref else '-'} | {d['primary_mrays_per_s']:.0f} "
+              f"| {f'{refp:.0f}' if refp else '-'} | {d['shadow_mrays_per_s']:.0f} | {d['incoherent_mrays_per_s']:.0f} "
+              f"| {d['peak_device_bytes'] / 2**20:.0f} | {d['hit_mismatches']} of {d['hits_checked']} |")
+    print()
+    print("| distribution | points | queries | k | build ms | node radii ms | KNN coherent ms | KNN random ms | max radius error | peak MB |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name, d in rows(folder, "photons-"):
+        nr = d.get("node_radii_ms")
+        print(f"| {d['distribution']} | {d['points']:,} | {d['queries']:,} | {d['k']} | {ms(d['build_ms'])} "
+              f"| {ms(nr) if nr else '-'} | {ms(d['knn_ms']['coherent'])} | {ms(d['knn_ms']['random'])} "
+              f"| {d['radius_max_rel_error']:.2g} | {d['peak_device_bytes'] / 2**20:.0f} |")
+    print()
+    passes = ["animate", "geometry_tree", "photon_trace", "photon_tree", "eye", "bounces", "shadow", "shade", "composite", "total"]
+    print("| scene | device | size | photons (stored) | k | " + " | ".join(passes) + " | fps |")
+    print("| --- | --- | --- | ---: | ---: | " + " | ".join("---:" for _ in passes) + " | ---: |")
+    for name, d in rows(folder, "frame-"):
+        p = d["passes_ms"]
+        print(f"| {pathlib.Path(d['scene']).name} | {d['device']} | {d['width']}x{d['height']} | {d['photons']:,} ({d['stored_photons']:,}) "
+              f"| {d['k']} | " + " | ".join(f"{p[k]:.2f}" for k in passes) + f" | {d['fps']:.1f} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else ".")
