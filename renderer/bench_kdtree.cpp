@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <functional>
 #include <memory>
 
@@ -13,21 +12,18 @@
 #include "core/error.h"
 #include "core/memory.h"
 #include "core/timer.h"
+#include "kdtree/bfs_builder.h"
 #include "kdtree/exact_sah_builder.h"
 #include "kdtree/sah_cost.h"
 #include "kdtree/sah_tree_copy.h"
 #include "kdtree/trace_rays.h"
+#include "renderer/bench_support.h"
 #include "renderer/cli_args.h"
 #include "renderer/generated_meshes.h"
 #include "renderer/json_writer.h"
 #include "renderer/ray_sets.h"
 #include "renderer/scene_triangles.h"
 
-#include "kdtree/bfs_builder.h"
-
-#ifndef CAUSTICA_GIT_COMMIT
-#define CAUSTICA_GIT_COMMIT "unknown"
-#endif
 
 namespace caustica {
 namespace {
@@ -43,37 +39,6 @@ struct Options {
     int seed = 1;
     std::string json;
 };
-
-struct Timing {
-    double median = 0, min = 0, max = 0;
-};
-
-Timing Summarize(std::vector<double> ms) {
-    std::sort(ms.begin(), ms.end());
-    const size_t n = ms.size();
-    return {n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]), ms.front(), ms.back()};
-}
-
-// Runs f once to warm up, then repeat times, and returns the wall time of each timed run.
-std::vector<double> TimeRuns(const Backend& backend, int repeat, const std::function<void()>& f) {
-    f();
-    std::vector<double> ms;
-    for (int r = 0; r < repeat; ++r) {
-        Stopwatch watch(backend);
-        f();
-        ms.push_back(watch.ElapsedMs());
-    }
-    return ms;
-}
-
-std::string UtcNow() {
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
 
 // Rays of one kind in the backend's memory, traced repeatedly.
 struct RayBatch {
@@ -265,7 +230,7 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         JsonWriter json;
         json.BeginObject();
         json.Key("benchmark").String("kdtree");
-        json.Key("commit").String(CAUSTICA_GIT_COMMIT);
+        json.Key("commit").String(BuildCommit());
         json.Key("date").String(UtcNow());
         json.Key("device").String(backend.Describe());
         json.Key("backend").String(backend.Name());

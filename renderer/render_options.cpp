@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "renderer/builtin_scene.h"
+#include "renderer/scene_eval.h"
 #include "renderer/scene_loader.h"
 
 namespace caustica {
@@ -51,6 +52,13 @@ ImageSize MakeImageSize(const RenderOptions& o) { return {o.width, o.height}; }
 Scene LoadSceneOrDefault(const std::string& path) {
     if (path.empty()) return LoadSceneFromString(BuiltinDefaultSceneYaml(), "<built-in>/ring.yaml");
     return LoadScene(path);
+}
+
+void PrepareFrame(FrameRenderer& renderer, const Scene& scene, const RenderOptions& options, const Backend& backend,
+                  double time_seconds) {
+    renderer.SetMaterials(ToSceneMaterials(scene));
+    renderer.Prepare(ToFrameInput(scene, EvaluateScene(scene, time_seconds), MakeImageSize(options)),
+                     MakeRenderSettings(scene, options, backend));
 }
 
 }  // namespace caustica

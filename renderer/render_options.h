@@ -37,4 +37,9 @@ ImageSize MakeImageSize(const RenderOptions& options);
 // The scene at path, or the built-in default scene (scenes/ring.yaml) when path is empty.
 Scene LoadSceneOrDefault(const std::string& path);
 
+// Readies renderer for the scene at one time with these options: materials, the frame's
+// geometry, lights and camera, the settings. Samples are then added with AddSample().
+void PrepareFrame(FrameRenderer& renderer, const Scene& scene, const RenderOptions& options, const Backend& backend,
+                  double time_seconds);
+
 }  // namespace caustica

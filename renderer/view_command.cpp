@@ -7,7 +7,6 @@
 #include "renderer/frame_renderer.h"
 #include "renderer/image.h"
 #include "renderer/render_options.h"
-#include "renderer/scene_eval.h"
 #include "renderer/viewer.h"
 
 namespace caustica {
@@ -38,9 +37,7 @@ int ViewMain(const Args& args) {
     std::fprintf(stderr, "caustica view: no window (%s); rendering the first frame to a file instead\n",
                  why_no_window.c_str());
     FrameRenderer renderer(backend);
-    renderer.SetMaterials(ToSceneMaterials(scene));
-    renderer.Prepare(ToFrameInput(scene, EvaluateScene(scene, 0.0), MakeImageSize(options)),
-                     MakeRenderSettings(scene, options, backend));
+    PrepareFrame(renderer, scene, options, backend, 0.0);
     for (int s = 0; s < samples; ++s) renderer.AddSample();
     WritePng(renderer.CurrentImage(), fallback_path);
     std::printf("wrote %s (%s on %s, %u photons stored)\n", fallback_path.c_str(), scene.path.c_str(),

@@ -25,9 +25,7 @@ std::vector<Photon> TracePhotons(const std::string& yaml, int photons, uint64_t 
     options.width = 8;
     options.height = 8;
     FrameRenderer renderer(cpu);
-    renderer.SetMaterials(ToSceneMaterials(scene));
-    renderer.Prepare(ToFrameInput(scene, EvaluateScene(scene, 0.0), MakeImageSize(options)),
-                     MakeRenderSettings(scene, options, cpu));
+    PrepareFrame(renderer, scene, options, cpu, 0.0);
     renderer.AddSample();
     return renderer.StoredPhotons();
 }

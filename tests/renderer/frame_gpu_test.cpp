@@ -7,7 +7,6 @@
 
 #include "renderer/frame_renderer.h"
 #include "renderer/render_options.h"
-#include "renderer/scene_eval.h"
 #include "renderer/scene_loader.h"
 #include "tests/renderer/image_compare.h"
 #include "tests/test_support.h"
@@ -21,9 +20,7 @@ Image RenderOnce(const Backend& backend, const Scene& scene) {
     options.width = 200;
     options.height = 150;
     FrameRenderer renderer(backend);
-    renderer.SetMaterials(ToSceneMaterials(scene));
-    renderer.Prepare(ToFrameInput(scene, EvaluateScene(scene, 0.0), MakeImageSize(options)),
-                     MakeRenderSettings(scene, options, backend));
+    PrepareFrame(renderer, scene, options, backend, 0.0);
     renderer.AddSample();
     return renderer.CurrentImage();
 }

@@ -10,7 +10,6 @@
 #include "renderer/frame_renderer.h"
 #include "renderer/image.h"
 #include "renderer/render_options.h"
-#include "renderer/scene_eval.h"
 #include "renderer/scene_loader.h"
 #include "tests/renderer/image_compare.h"
 
@@ -28,9 +27,7 @@ TEST_P(ReferenceImages, MatchTheStoredImage) {
     options.width = 96;
     options.height = 72;
     FrameRenderer renderer(cpu);
-    renderer.SetMaterials(ToSceneMaterials(scene));
-    renderer.Prepare(ToFrameInput(scene, EvaluateScene(scene, 0.0), MakeImageSize(options)),
-                     MakeRenderSettings(scene, options, cpu));
+    PrepareFrame(renderer, scene, options, cpu, 0.0);
     for (int s = 0; s < 2; ++s) renderer.AddSample();
     // The stored file is 8-bit sRGB: compare with this rendering after the same rounding.
     const std::string reference = source + "/tests/renderer/reference/" + GetParam() + ".png";
