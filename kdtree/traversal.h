@@ -167,6 +167,18 @@ struct AnyHitVisitor {
     }
 };
 
+// The closest-hit walk, counting what it visits (for the traversal cost view).
+struct CountingClosestHitVisitor : ClosestHitVisitor {
+    uint32_t leaves = 0, tests = 0;
+    CA_HD CountingClosestHitVisitor(const SahTreeView& t, const Triangle* tris, const Ray& r)
+        : ClosestHitVisitor(t, tris, r) {}
+    CA_HD bool Leaf(uint32_t first, uint32_t count) {
+        ++leaves;
+        tests += count;
+        return ClosestHitVisitor::Leaf(first, count);
+    }
+};
+
 }  // namespace traversal_detail
 
 // The closest hit with tmin < t < tmax (ties: lowest triangle index), or an invalid Hit.
@@ -174,6 +186,17 @@ CA_HD CA_INLINE Hit FindClosestHit(const SahTreeView& tree, const Triangle* tria
     traversal_detail::ClosestHitVisitor visitor(tree, triangles, ray);
     traversal_detail::WalkLeaves(tree, ray, visitor);
     return visitor.best;
+}
+
+// What a closest-hit query costs: leaves visited and ray-triangle tests made.
+struct TraversalCost {
+    uint32_t leaves = 0, tests = 0;
+};
+
+CA_HD CA_INLINE TraversalCost MeasureClosestHit(const SahTreeView& tree, const Triangle* triangles, const Ray& ray) {
+    traversal_detail::CountingClosestHitVisitor visitor(tree, triangles, ray);
+    traversal_detail::WalkLeaves(tree, ray, visitor);
+    return {visitor.leaves, visitor.tests};
 }
 
 // Whether any triangle is hit with tmin < t < tmax (shadow rays: tmax is the distance to the

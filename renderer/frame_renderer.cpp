@@ -104,6 +104,14 @@ void FrameRenderer::AddSample() {
     RunEyePass(s.backend, scene, s.camera, key, s.eye);
     s.times.eye = clock.ElapsedMs();
 
+    if (s.settings.view == ShadeView::TraversalCost) {
+        // The heat map replaces the rest of the sample.
+        RunTraversalCostPass(s.backend, scene, s.eye);
+        ++s.samples;
+        RunCompositePass(s.backend, s.eye.radiance.span(), s.sum.span(), s.samples, 1.0f, s.display.span());
+        return;
+    }
+
     clock.Restart();
     RunBouncePasses(s.backend, scene, s.settings.max_bounces, key, s.eye);
     s.times.bounces = clock.ElapsedMs();

@@ -21,6 +21,10 @@ void AddRenderOptions(ArgParser& parser, RenderOptions* o) {
     parser.Option("--height", "H", "image height in pixels (0: the scene camera's)", &o->height);
     parser.Option("--exposure", "E", "scale of the image's brightness", &o->exposure);
     parser.Choice("--filter", {"cone", "epanechnikov"}, "kernel of the caustic radiance estimate", &o->filter);
+    parser.Choice("--view", {"image", "photons", "caustics", "knn-radius", "traversal-cost"},
+                  "what to show: the image, or a debug view (the photons, the caustic radiance alone, the KNN "
+                  "radius or the eye rays' traversal cost as heat maps)",
+                  &o->view);
 }
 
 static void CheckRange(const char* option, double value, double lo, double hi) {
@@ -44,6 +48,11 @@ RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& o, co
     s.seed = uint64_t(o.seed);
     s.exposure = float(o.exposure);
     s.filter = o.filter == "epanechnikov" ? PhotonFilter::Epanechnikov : PhotonFilter::Cone;
+    s.view = o.view == "photons"          ? ShadeView::Photons
+             : o.view == "caustics"       ? ShadeView::CausticOnly
+             : o.view == "knn-radius"     ? ShadeView::KnnRadius
+             : o.view == "traversal-cost" ? ShadeView::TraversalCost
+                                          : ShadeView::Full;
     return s;
 }
 

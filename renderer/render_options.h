@@ -21,13 +21,14 @@ struct RenderOptions {
     double exposure = 1.0;
     std::string filter = "cone";
     int max_samples = 1024;  // the viewer stops accumulating here
+    std::string view = "image";
 };
 
 // Photons per sample on the CPU backend unless --photons asks for more: two CPU cores trace far
 // fewer photons per second than a GPU, and the viewer must stay interactive.
 constexpr int kCpuDefaultPhotons = 100000;
 
-// --device, --seed, --photons, --k, --width, --height, --exposure, --filter.
+// --device, --seed, --photons, --k, --width, --height, --exposure, --filter, --view.
 void AddRenderOptions(ArgParser& parser, RenderOptions* options);
 
 // Checks the values (InputError naming the option) and combines them with the scene's settings.

@@ -36,7 +36,8 @@ const char* kKeys =
     "  k / shift+k          k + 10 / k - 10 photons per estimate\n"
     "  space                pause or play the animation\n"
     "  . / ,                step the animation one frame forward / back\n"
-    "  1 2 3 4              view: image, photons, caustics only, KNN radius heat map\n"
+    "  1 2 3 4 5            view: image, photons, caustics only, KNN radius heat map,\n"
+    "                       traversal cost heat map (ray-triangle tests of the eye rays)\n"
     "  s                    save the edited scene as YAML\n"
     "  x or F12             save a screenshot (PNG)\n"
     "  h                    this list\n"
@@ -191,6 +192,7 @@ int RunViewer(Scene& scene, const std::string& scene_path, const RenderOptions& 
                         case SDLK_2: settings.view = ShadeView::Photons; break;
                         case SDLK_3: settings.view = ShadeView::CausticOnly; break;
                         case SDLK_4: settings.view = ShadeView::KnnRadius; break;
+                        case SDLK_5: settings.view = ShadeView::TraversalCost; break;
                         case SDLK_s: {
                             const std::string path = EditedScenePath(scene_path);
                             SaveScene(scene, path);

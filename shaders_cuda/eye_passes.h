@@ -47,7 +47,15 @@ enum class ShadeView : uint8_t {
     CausticOnly,  // the caustic radiance alone
     Photons,      // white where a photon lies within a pixel's footprint: the photons themselves
     KnnRadius,    // the radius of each caustic query, blue (small) to red (max_radius)
+    TraversalCost,  // ray-triangle tests of each eye ray, blue (none) to red (kHeatMapTests or more)
 };
+
+// The traversal cost view: the number of ray-triangle tests shown as red.
+constexpr float kHeatMapTests = 256.0f;
+
+// The traversal cost view: every pixel's radiance is the heat colour of what tracing its eye ray
+// (state.rays after RunEyePass) costs.
+void RunTraversalCostPass(const Backend& backend, const SceneView& scene, EyeState& state);
 
 // Radiance of each diffuse end: direct light (shadowed) plus the caustic irradiance, reflected by
 // the albedo, plus the scene's ambient term; or a debug view.

@@ -1,17 +1,12 @@
 #include "core/parallel_for.h"
 #include "shaders_cuda/eye_passes.h"
+#include "shaders_cuda/heat_colour.h"
 #include "shaders_cuda/light_sample.h"
 
 namespace caustica {
 namespace {
 
 constexpr float kInvPi = 1.0f / 3.14159265358979f;
-
-// Blue through green to red for t in [0, 1].
-CA_HD CA_INLINE Rgb HeatColour(float t) {
-    t = fminf(fmaxf(t, 0.0f), 1.0f);
-    return Rgb(fmaxf(0.0f, 2.0f * t - 1.0f), 1.0f - fabsf(2.0f * t - 1.0f), fmaxf(0.0f, 1.0f - 2.0f * t));
-}
 
 struct ShadeDiffusePass {
     Span<const LightSource> lights;
@@ -37,7 +32,8 @@ struct ShadeDiffusePass {
                 radiance[p] = nearest <= 0.01f * max_radius * max_radius ? Rgb(1.0f) : Rgb(0.0f);
                 return;
             }
-            case ShadeView::Full: break;
+            case ShadeView::Full:
+            case ShadeView::TraversalCost: break;
         }
         Rgb irradiance = caustic[i];
         for (size_t l = 0; l < lights.size(); ++l)

@@ -1,0 +1,60 @@
+// The debug views show what they say (CPU backend, the ring scene).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "renderer/frame_renderer.h"
+#include "renderer/render_options.h"
+#include "renderer/scene_loader.h"
+
+namespace caustica {
+namespace {
+
+Image RenderView(const std::string& view) {
+    const Scene scene = LoadScene(std::string(CAUSTICA_SOURCE_DIR) + "/scenes/ring.yaml");
+    const Backend cpu = Backend::Cpu();
+    RenderOptions options;
+    options.photons = 50000;
+    options.width = 64;
+    options.height = 48;
+    options.view = view;
+    FrameRenderer renderer(cpu);
+    PrepareFrame(renderer, scene, options, cpu, 0.0);
+    renderer.AddSample();
+    return renderer.CurrentImage();
+}
+
+double MeanLuminance(const Image& image) {
+    double sum = 0.0;
+    for (const Rgb& c : image.pixels) sum += Luminance(c);
+    return sum / double(image.pixels.size());
+}
+
+TEST(DebugViews, CausticsAloneAreDarkerThanTheImageButNotBlack) {
+    const double full = MeanLuminance(RenderView("image")), caustics = MeanLuminance(RenderView("caustics"));
+    EXPECT_GT(caustics, 0.0);
+    EXPECT_LT(caustics, 0.5 * full);
+}
+
+TEST(DebugViews, HeatMapsColourEveryDiffusePixelOrEveryRay) {
+    for (const std::string view : {"knn-radius", "traversal-cost"}) {
+        const Image image = RenderView(view);
+        size_t coloured = 0;
+        for (const Rgb& c : image.pixels) coloured += MaxComponent(c) > 0.0f;
+        EXPECT_GT(coloured, image.pixels.size() / 2) << view;
+    }
+}
+
+TEST(DebugViews, PhotonsAreWhiteDotsOnBlack) {
+    const Image image = RenderView("photons");
+    size_t white = 0;
+    for (const Rgb& c : image.pixels) {
+        ASSERT_TRUE(c == Rgb(0.0f) || c == Rgb(1.0f));
+        white += c == Rgb(1.0f);
+    }
+    EXPECT_GT(white, 0u);
+    EXPECT_LT(white, image.pixels.size() / 2);
+}
+
+}  // namespace
+}  // namespace caustica
