@@ -20,8 +20,8 @@ constexpr std::size_t kMaxFaceVertices = 255;  // tinyobjloader stores polygon s
 // tinyobjloader (lines end at \n, \r\n or \r; text after a NUL byte is ignored), because
 // tinyobjloader keeps no line numbers for faces and vertices.
 struct ObjLines {
-    std::vector<int> vertex_lines;            // line of each 'v'
-    std::vector<int> face_lines;              // line of each 'f'
+    std::vector<SourceLocation> vertices;     // where each 'v' is
+    std::vector<SourceLocation> faces;        // where each 'f' is
     std::vector<std::size_t> face_sizes;      // vertices named on each 'f'
     struct Mtllib {
         int line, column;
@@ -61,7 +61,7 @@ ObjLines ScanLines(const std::string& text, const std::string& path) {
         lines.filtered += line;
         lines.filtered += '\n';
         if (token[0] == 'v' && has_second && IsSpace(token[1])) {
-            lines.vertex_lines.push_back(number);
+            lines.vertices.push_back({path, number, static_cast<int>(start) + 1});
         } else if (token[0] == 'f' && has_second && IsSpace(token[1])) {
             std::size_t count = 0;
             for (std::size_t i = 2; token[i] != '\0';) {
@@ -74,7 +74,7 @@ ObjLines ScanLines(const std::string& text, const std::string& path) {
             if (count < 3) ThrowInputError(where, Concat("a face needs at least 3 vertices, this one has ", count));
             if (count > kMaxFaceVertices)
                 ThrowInputError(where, Concat("a face with ", count, " vertices: at most ", kMaxFaceVertices, " are supported"));
-            lines.face_lines.push_back(number);
+            lines.faces.push_back(where);
             lines.face_sizes.push_back(count);
         } else if (std::strncmp(token, "mtllib", 6) == 0 && IsSpace(token[6])) {
             lines.mtllibs.push_back({number, static_cast<int>(start) + 1, line.substr(start + 7)});
@@ -150,7 +150,11 @@ ObjMesh ParseObj(const std::string& text, const std::string& path, const FileSou
     std::istringstream stream(lines.filtered);
     const bool ok = tinyobj::LoadObj(&attrib, &shapes, &materials, &warn, &err, &stream, &mtl, /*triangulate=*/false);
     if (!ok) {
-        ThrowInputError({path, LineNumberIn(err), 0},
+        // tinyobjloader names the line of the face it could not read; the scan knows its column.
+        SourceLocation where{path, LineNumberIn(err), 0};
+        for (const SourceLocation& f : lines.faces)
+            if (f.line == where.line) where = f;
+        ThrowInputError(where,
                         "malformed face: expected 1-based vertex indices such as \"f 1 2 3\" or \"f 1/1/1 2/2/2 3/3/3\"");
     }
     ObjMesh out;
@@ -177,27 +181,27 @@ ObjMesh ParseObj(const std::string& text, const std::string& path, const FileSou
     mesh.positions.resize(vertex_count);
     for (std::size_t v = 0; v < vertex_count; ++v) {
         const Vec3 p(attrib.vertices[3 * v], attrib.vertices[3 * v + 1], attrib.vertices[3 * v + 2]);
-        const int line = v < lines.vertex_lines.size() ? lines.vertex_lines[v] : 0;
         if (!IsFinite(p) || std::fabs(p.x) > 1e9f || std::fabs(p.y) > 1e9f || std::fabs(p.z) > 1e9f)
-            ThrowInputError({path, line, 0}, "vertex coordinates must be finite numbers of at most 1e9");
+            ThrowInputError(v < lines.vertices.size() ? lines.vertices[v] : SourceLocation{path, 0, 0},
+                            "vertex coordinates must be finite numbers of at most 1e9");
         mesh.positions[v] = p;
     }
     std::size_t degenerate = 0;
-    int first_degenerate_line = 0;
+    SourceLocation first_degenerate;
     std::vector<char> normal_given;  // per corner: the file gave a usable normal
     for (const tinyobj::shape_t& shape : shapes) {
         std::size_t offset = 0;
         for (std::size_t f = 0; f < shape.mesh.num_face_vertices.size(); ++f, ++face) {
             const std::size_t n = shape.mesh.num_face_vertices[f];
-            CA_CHECK_MSG(face < lines.face_lines.size() && lines.face_sizes[face] == n, "OBJ face ", face,
+            CA_CHECK_MSG(face < lines.faces.size() && lines.face_sizes[face] == n, "OBJ face ", face,
                          " does not match the scanned face lines of ", path);
-            const int line = lines.face_lines[face];
+            const SourceLocation& where = lines.faces[face];
             const tinyobj::index_t* idx = &shape.mesh.indices[offset];
             offset += n;
             for (std::size_t c = 0; c < n; ++c) {
                 auto check = [&](int index, std::size_t count, const char* what) {
                     if (index < 0 || static_cast<std::size_t>(index) >= count)
-                        ThrowInputError({path, line, 0}, Concat(what, " index out of range: the face names ", what, " ",
+                        ThrowInputError(where, Concat(what, " index out of range: the face names ", what, " ",
                                                                 index >= 0 ? Concat(index + 1) : Concat("before the first"),
                                                                 " but the file has ", count));
                 };
@@ -213,7 +217,7 @@ ObjMesh ParseObj(const std::string& text, const std::string& path, const FileSou
                            d = mesh.positions[corner[2].vertex_index];
                 const Vec3 normal = Cross(b - a, d - a);
                 if (!(LengthSquared(normal) > 0) || !IsFinite(normal)) {
-                    if (degenerate++ == 0) first_degenerate_line = line;
+                    if (degenerate++ == 0) first_degenerate = where;
                     continue;
                 }
                 for (const tinyobj::index_t& k : corner) {
@@ -237,9 +241,9 @@ ObjMesh ParseObj(const std::string& text, const std::string& path, const FileSou
             }
         }
     }
-    CA_CHECK_MSG(face == lines.face_lines.size(), "OBJ faces read ", face, " of ", lines.face_lines.size(), " in ", path);
+    CA_CHECK_MSG(face == lines.faces.size(), "OBJ faces read ", face, " of ", lines.faces.size(), " in ", path);
     if (degenerate > 0)
-        out.warnings.push_back(Concat(FormatLocation({path, first_degenerate_line, 0}), ": warning: ", degenerate,
+        out.warnings.push_back(Concat(FormatLocation(first_degenerate), ": warning: ", degenerate,
                                       " degenerate (zero-area) triangle(s) dropped"));
     // Corners without a normal in the file get smooth normals, area-weighted per vertex.
     if (std::find(normal_given.begin(), normal_given.end(), 0) != normal_given.end()) {

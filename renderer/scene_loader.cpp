@@ -98,7 +98,7 @@ private:
     Scene scene_;
     std::map<std::string, int> material_index_;  // user material names
     std::map<std::string, int> texture_index_;   // absolute path -> index (loaded ones only)
-    std::map<std::string, std::pair<std::shared_ptr<const Mesh>, int>> meshes_;  // path -> mesh, material offset
+    std::map<std::string, std::shared_ptr<const Mesh>> meshes_;  // absolute path -> mesh, each loaded once
     std::size_t triangles_ = 0;
 };
 
@@ -442,10 +442,9 @@ void Loader::LoadMesh(Object& object, const YAML::Node& node) {
         }
         for (int& m : obj.mesh.triangle_materials)
             if (m >= 0) m += offset;
-        auto mesh = std::make_shared<const Mesh>(std::move(obj.mesh));
-        found = meshes_.emplace(path.absolute, std::make_pair(mesh, offset)).first;
+        found = meshes_.emplace(path.absolute, std::make_shared<const Mesh>(std::move(obj.mesh))).first;
     }
-    object.mesh = found->second.first;
+    object.mesh = found->second;
 }
 
 Object Loader::ReadObject(const YAML::Node& node, int index) {

@@ -171,21 +171,21 @@ std::string ObjError(const std::string& obj) {
 
 TEST(SceneErrors, ObjProblemsNameFileAndLine) {
     EXPECT_EQ(ObjError("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 1 2 4\n"),
-              "m.obj:5: error: vertex index out of range: the face names vertex 4 but the file has 3");
+              "m.obj:5:1: error: vertex index out of range: the face names vertex 4 but the file has 3");
     EXPECT_EQ(ObjError("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 -9\n"),
-              "m.obj:4: error: vertex index out of range: the face names vertex before the first but the file has 3");
+              "m.obj:4:1: error: vertex index out of range: the face names vertex before the first but the file has 3");
     EXPECT_EQ(ObjError("v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0 1\nf 1//1 2//1 3//2\n"),
-              "m.obj:5: error: normal index out of range: the face names normal 2 but the file has 1");
-    EXPECT_EQ(ObjError("v 0 0 0\nv 1 0 0\nv 0 1 0\n\nf 1 2 0\n").rfind("m.obj:5: error: malformed face", 0), 0u);
+              "m.obj:5:1: error: normal index out of range: the face names normal 2 but the file has 1");
+    EXPECT_EQ(ObjError("v 0 0 0\nv 1 0 0\nv 0 1 0\n\nf 1 2 0\n").rfind("m.obj:5:1: error: malformed face", 0), 0u);
     EXPECT_EQ(ObjError("v 0 0 0\nv 1 0 0\n  f 1 2\n"), "m.obj:3:3: error: a face needs at least 3 vertices, this one has 2");
     EXPECT_EQ(ObjError("v 0 0 0\nv 1e39 0 0\nv 0 1 0\nf 1 2 3\n"),
-              "m.obj:2: error: vertex coordinates must be finite numbers of at most 1e9");
+              "m.obj:2:1: error: vertex coordinates must be finite numbers of at most 1e9");
     std::string big = "v 0 0 0\nf";
     for (int i = 0; i < 300; ++i) big += " 1";
     EXPECT_EQ(ObjError(big + "\n"), "m.obj:2:1: error: a face with 300 vertices: at most 255 are supported");
     EXPECT_EQ(ObjError("# nothing\n"), "m.obj: error: the mesh has no triangles (expected 'f' lines)");
     // Line endings of every kind count as lines.
-    EXPECT_EQ(ObjError("v 0 0 0\r\nv 1 0 0\rv 0 1 0\nf 1 2 7\n").rfind("m.obj:4: error:", 0), 0u);
+    EXPECT_EQ(ObjError("v 0 0 0\r\nv 1 0 0\rv 0 1 0\nf 1 2 7\n").rfind("m.obj:4:1: error:", 0), 0u);
 }
 
 }  // namespace
