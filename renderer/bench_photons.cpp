@@ -137,7 +137,7 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     parser.Option("--points", "N", "photons in the tree", &points_count);
     parser.Choice("--distribution", {"uniform", "clustered", "plane"},
                   "uniform in a cube, caustic-like with some depth, or caustic-like on a plane", &distribution_name);
-    parser.Option("--queries", "M", "query points (default: a 1080p frame)", &query_count);
+    parser.Option("--queries", "M", "query points (the default is one 1080p frame)", &query_count);
     parser.Option("--k", "K", "neighbours per query", &k);
     parser.Choice("--device", {"auto", "cpu", "cuda"}, "where to run", &device);
     parser.Option("--repeat", "R", "timed runs of each stage (the median is reported)", &repeat);
