@@ -43,9 +43,12 @@ struct SelectPass {
     }
     CA_HD void operator()(int i) const {
         ids[i] = uint32_t(i);
-        estimates[i] = NodeEstimate{tree.boxes[i].Center(), INFINITY};
+        // An empty node's box has no centre; zero keeps the buffer free of NaN (whose bits differ
+        // between the CPU and the GPU).
+        const bool empty = tree.ranges[i].count == 0;
+        estimates[i] = NodeEstimate{empty ? Vec3(0.0f) : tree.boxes[i].Center(), INFINITY};
         bool selected = false;
-        if (tree.ranges[i].count > 0) {
+        if (!empty) {
             uint32_t node = uint32_t(i);
             for (int up = 0; up < levels && node != kNoParent && !selected; ++up) {
                 selected = Top(node);

@@ -117,6 +117,10 @@ struct FillPass {
     CA_HD void operator()(int i) const { out[i] = value; }
 };
 
+CA_HD inline uint32_t ChildKind(uint32_t count, uint32_t small_threshold) {
+    return count == 0 ? kLeaf : (count <= small_threshold ? kSmallRoot : kLarge);
+}
+
 // The number of points of a sorted list below x on the axis it is sorted by (binary search).
 CA_HD inline uint32_t FirstAtOrAbove(const Vec3* pos, const uint32_t* sorted, uint32_t count, int axis, float x) {
     uint32_t lo = 0, hi = count;
@@ -129,7 +133,10 @@ CA_HD inline uint32_t FirstAtOrAbove(const Vec3* pos, const uint32_t* sorted, ui
 }
 
 // Large-node split choice: an empty-space cut when a side of the cell is more than Ce empty, else
-// the spatial median of the tight box's longest axis (Zhou et al. 2008, section 3.1 and 5.1).
+// the spatial median of the tight box's longest axis (Zhou et al. 2008, section 3.1 and 5.1). The
+// left child's size comes from the split axis's sorted list. Writes the new nodes (low 32 bits)
+// and new large nodes (high 32 bits) for the offsets scan, and a trailing zero so that the scan's
+// last entry is the total.
 struct DecideLargePass {
     const Vec3* pos;
     const uint32_t* lists;
@@ -137,9 +144,14 @@ struct DecideLargePass {
     float empty_space_ratio;
     float min_split_fraction;
     uint32_t max_depth;
+    uint32_t small_threshold;
+    uint32_t active_count;
     BuildNode* nodes;
     ActiveNode* active;
+    uint64_t* counts;
     CA_HD void operator()(int i) const {
+        counts[i] = 0;
+        if (uint32_t(i) == active_count) return;
         ActiveNode& act = active[i];
         BuildNode& node = nodes[act.node];
         const Aabb box = BoxFromLists(pos, lists, n, act.begin, act.count);
@@ -192,16 +204,36 @@ struct DecideLargePass {
         act.splits = 1;
         act.axis = uint32_t(axis);
         act.split = split;
+        act.left_count = FirstAtOrAbove(pos, lists + uint32_t(axis) * n + act.begin, act.count, axis, split);
+        const uint64_t large = uint64_t(ChildKind(act.left_count, small_threshold) == kLarge) +
+                               uint64_t(ChildKind(act.count - act.left_count, small_threshold) == kLarge);
+        counts[i] = 2u | (large << 32);
+    }
+};
+
+// Which side each point of a splitting node goes to (by point ID): the first left_count entries
+// of the node's range in the split axis's list.
+struct SidePass {
+    const uint32_t* lists;
+    const uint32_t* owner;
+    const ActiveNode* active;
+    uint32_t n;
+    uint8_t* side;
+    CA_HD void operator()(int i) const {
+        const uint32_t o = owner[i];
+        if (o == kNone || !active[o].splits) return;
+        const ActiveNode& act = active[o];
+        side[lists[act.axis * n + uint32_t(i)]] = uint32_t(i) - act.begin < act.left_count ? 1 : 0;
     }
 };
 
 // The left flags of the three concatenated lists, plus a trailing zero so that the scan's last
 // entry is the total.
 struct LeftFlagPass {
-    const Vec3* pos;
     const uint32_t* lists;
     const uint32_t* owner;
     const ActiveNode* active;
+    const uint8_t* side;
     uint32_t n;
     uint32_t* flags;
     CA_HD void operator()(int j) const {
@@ -210,42 +242,7 @@ struct LeftFlagPass {
             return;
         }
         const uint32_t o = owner[uint32_t(j) % n];
-        if (o == kNone || !active[o].splits) {
-            flags[j] = 0;
-            return;
-        }
-        const ActiveNode& act = active[o];
-        flags[j] = pos[lists[j]][act.axis] < act.split ? 1 : 0;
-    }
-};
-
-CA_HD inline uint32_t ChildKind(uint32_t count, uint32_t small_threshold) {
-    return count == 0 ? kLeaf : (count <= small_threshold ? kSmallRoot : kLarge);
-}
-
-// Children's point counts from the scanned flags; new nodes (low 32 bits) and new large nodes (high
-// 32 bits) for the offsets scan, plus a trailing zero so that the scan's last entry is the total.
-struct CountChildrenPass {
-    const uint32_t* scanned;
-    uint32_t small_threshold;
-    uint32_t active_count;
-    ActiveNode* active;
-    uint64_t* counts;
-    CA_HD void operator()(int i) const {
-        if (uint32_t(i) == active_count) {
-            counts[i] = 0;
-            return;
-        }
-        ActiveNode& act = active[i];
-        if (!act.splits) {
-            counts[i] = 0;
-            return;
-        }
-        act.left_count = scanned[act.begin + act.count] - scanned[act.begin];
-        const uint32_t right_count = act.count - act.left_count;
-        const uint64_t large = uint64_t(ChildKind(act.left_count, small_threshold) == kLarge) +
-                               uint64_t(ChildKind(right_count, small_threshold) == kLarge);
-        counts[i] = 2u | (large << 32);
+        flags[j] = (o != kNone && active[o].splits) ? side[lists[j]] : 0;
     }
 };
 
@@ -593,11 +590,12 @@ struct PointTreeBuilder::Impl {
     explicit Impl(const Backend& b)
         : lists{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
           owner{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
-          flags(b), local(b), nodes(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
+          flags(b), side(b), local(b), nodes(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
           counts(b), small_flags(b), node_ids(b), small_roots(b) {}
     Buffer<uint32_t> lists[2];  // three concatenated sorted point-ID lists, ping-pong
     Buffer<uint32_t> owner[2];  // the active node of each list position, ping-pong
     Buffer<uint32_t> flags;     // sort keys first, then left flags and their scan
+    Buffer<uint8_t> side;       // the side of each point of a splitting node
     Buffer<uint8_t> local;
     Buffer<BuildNode> nodes;
     Buffer<ActiveNode> active[2];
@@ -664,6 +662,7 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     for (auto& l : m.lists) l.Resize(3 * size_t(n), false);
     for (auto& o : m.owner) o.Resize(n, false);
     m.flags.Resize(3 * size_t(n) + 1, false);
+    m.side.Resize(n, false);
     ParallelFor(b, "point tree: sort keys", n, SortKeysPass{pos, n, m.flags.data(), m.lists[0].data()});
     for (uint32_t a = 0; a < 3; ++a)
         RadixSortPairs(b, m.flags.span().subspan(a * n, n), m.lists[0].span().subspan(a * n, n));
@@ -683,34 +682,33 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     if (active_count > 0) ParallelFor(b, "point tree: owner", n, FillPass{m.owner[0].data(), 0});
     while (active_count > 0) {
         ActiveNode* act = m.active[cur].data();
-        ParallelFor(b, "point tree: decide large", active_count,
-                    DecideLargePass{pos, m.lists[cur].data(), n, prm.empty_space_ratio, prm.min_split_fraction,
-                                    uint32_t(prm.max_depth),
-                                    m.nodes.data(), act});
-        ParallelFor(b, "point tree: left flags", 3 * size_t(n) + 1,
-                    LeftFlagPass{pos, m.lists[cur].data(), m.owner[cur].data(), act, n, m.flags.data()});
-        ExclusiveScan(b, Span<const uint32_t>(m.flags.span()), m.flags.span());  // in place
         m.counts.Resize(active_count + 1, false);
-        ParallelFor(b, "point tree: count children", active_count + 1,
-                    CountChildrenPass{m.flags.data(), T, active_count, act, m.counts.data()});
+        ParallelFor(b, "point tree: decide large", active_count + 1,
+                    DecideLargePass{pos, m.lists[cur].data(), n, prm.empty_space_ratio, prm.min_split_fraction,
+                                    uint32_t(prm.max_depth), T, active_count, m.nodes.data(), act, m.counts.data()});
         ExclusiveScan(b, Span<const uint64_t>(m.counts.span()), m.counts.span());
         uint64_t totals = 0;  // the one wait of a level: the host sizes the next one
         CopyBytes(&totals, MemorySpace::Host, m.counts.data() + active_count, m.counts.space(), sizeof(totals));
         const uint32_t new_nodes = uint32_t(totals & 0xffffffffu);
         const uint32_t next_count = uint32_t(totals >> 32);
+        if (new_nodes == 0) break;  // every active node became a leaf
         m.nodes.Resize(node_count + new_nodes);
         m.active[1 - cur].Resize(std::max<uint32_t>(next_count, 1), false);
         act = m.active[cur].data();
         ParallelFor(b, "point tree: emit children", active_count,
                     EmitChildrenPass{m.counts.data(), node_count, T, m.nodes.data(), act, m.active[1 - cur].data()});
-        if (new_nodes > 0) {
-            ParallelFor(b, "point tree: split lists", 3 * size_t(n),
-                        ScatterPass{m.lists[cur].data(), m.owner[cur].data(), act, m.flags.data(), n,
-                                    m.lists[1 - cur].data(), m.owner[1 - cur].data()});
-            cur = 1 - cur;
-        }
+        // One stable split pass over the three lists (Zhou et al. 2008, 5.1).
+        ParallelFor(b, "point tree: sides", n,
+                    SidePass{m.lists[cur].data(), m.owner[cur].data(), act, n, m.side.data()});
+        ParallelFor(b, "point tree: left flags", 3 * size_t(n) + 1,
+                    LeftFlagPass{m.lists[cur].data(), m.owner[cur].data(), act, m.side.data(), n, m.flags.data()});
+        ExclusiveScan(b, Span<const uint32_t>(m.flags.span()), m.flags.span());  // in place
+        ParallelFor(b, "point tree: split lists", 3 * size_t(n),
+                    ScatterPass{m.lists[cur].data(), m.owner[cur].data(), act, m.flags.data(), n,
+                                m.lists[1 - cur].data(), m.owner[1 - cur].data()});
+        cur = 1 - cur;
         node_count += new_nodes;
-        if (new_nodes > 0) m.level_begin.push_back(node_count);
+        m.level_begin.push_back(node_count);
         active_count = next_count;
     }
     const uint32_t* lists = m.lists[cur].data();

@@ -111,6 +111,18 @@ private:
     std::string body_;
 };
 
+// The commit of the working directory's repository, when there is one.
+std::string CurrentCommit() {
+    std::string commit;
+    if (FILE* pipe = popen("git rev-parse --short HEAD 2>/dev/null", "r")) {
+        char line[64] = {};
+        if (std::fgets(line, sizeof(line), pipe)) commit = line;
+        pclose(pipe);
+    }
+    while (!commit.empty() && (commit.back() == '\n' || commit.back() == '\r')) commit.pop_back();
+    return commit.empty() ? "unknown" : commit;
+}
+
 void PrintRow(const char* name, const Stats& s) {
     std::printf("  %-26s %10.3f %10.3f %10.3f\n", name, s.median, s.min, s.max);
 }
@@ -125,7 +137,7 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     parser.Option("--points", "N", "photons in the tree", &points_count);
     parser.Choice("--distribution", {"uniform", "clustered", "plane"},
                   "uniform in a cube, caustic-like with some depth, or caustic-like on a plane", &distribution_name);
-    parser.Option("--queries", "M", "query points (default: a 1080p frame)", &query_count);
+    parser.Option("--queries", "M", "query points (the default is one 1080p frame)", &query_count);
     parser.Option("--k", "K", "neighbours per query", &k);
     parser.Choice("--device", {"auto", "cpu", "cuda"}, "where to run", &device);
     parser.Option("--repeat", "R", "timed runs of each stage (the median is reported)", &repeat);
@@ -220,7 +232,8 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
 
     std::printf("caustica bench photons: %s, %d points, %d queries, k %d, %d runs\n", distribution_name.c_str(),
                 points_count, query_count, k, repeat);
-    std::printf("device: %s (%s)\n", backend.Name(), backend.Describe().c_str());
+    const std::string commit = CurrentCommit();
+    std::printf("device: %s (%s), commit %s\n", backend.Name(), backend.Describe().c_str(), commit.c_str());
     std::printf("tree: %zu nodes, depth %d, R %g; %u nodes with radius estimates\n", tree.nodes.size(), tree.max_depth,
                 double(tree.radius), radii.estimated_nodes());
     std::printf("  %-26s %10s %10s %10s\n", "stage (ms)", "median", "min", "max");
@@ -242,6 +255,7 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
         j.Text("benchmark", "photons");
         j.Text("device", backend.Name());
         j.Text("device_name", backend.Describe());
+        j.Text("commit", commit);
         j.Text("distribution", distribution_name);
         j.Number("points", points_count);
         j.Number("queries", query_count);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/parallel_for.h"
 #include "kdtree/point_queries.h"
 #include "kdtree/point_tree_builder.h"
 #include "point_test_support.h"
@@ -116,6 +117,35 @@ TEST(PointKnn, WithoutRadiusEstimatesAndWithTooSmallR0) {
         radii.push_back(o.radius);
     }
     ExpectNoFailures(CheckKnn(points, queries, settings, counts, radii, indices, dist2, kTolerance, nullptr));
+}
+
+// A render pass's own functor calling the per-query function with its own storage, as the shading
+// pass will: the same answers as the batch.
+struct GatherInOwnFunctor {
+    PointTreeView tree;
+    NodeRadiusView radii;
+    const Vec3* queries;
+    KnnSettings settings;
+    float* radius;
+    CA_HD void operator()(int i) const {
+        uint32_t indices[64];
+        float dist2[64];
+        LocalHistogram hist;
+        radius[i] = KnnAtPoint(tree, radii, queries[i], settings, hist, KnnSlot{indices, dist2, 1}).radius;
+    }
+};
+
+TEST(PointKnn, PerQueryFunctionInACallersFunctor) {
+    const Backend cpu = Backend::Cpu();
+    const std::vector<Vec3> points = MakePoints(PointDistribution::Clustered, 10000, kSeed);
+    const std::vector<Vec3> queries = StandardQueries(points, 300);
+    KnnSettings settings;
+    TreeOnBackend t(cpu);
+    BuildAndQuery(cpu, points, queries, PointTreeParams(), settings, t);
+    std::vector<float> radius(queries.size());
+    ParallelFor(cpu, "test gather", queries.size(),
+                GatherInOwnFunctor{t.tree.View(), t.radii.View(), queries.data(), settings, radius.data()});
+    EXPECT_EQ(radius, t.results.radii.Download());
 }
 
 TEST(PointKnn, RadiusEstimateIsConservative) {
