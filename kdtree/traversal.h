@@ -93,8 +93,11 @@ CA_HD CA_INLINE void WalkLeaves(const SahTreeView& tree, const Ray& ray, Visitor
                 // The child on the origin's side comes first; on the plane, the one the ray goes into.
                 const bool left_first = o < n.split || (o == n.split && d <= 0.0f);
                 const uint32_t first = left_first ? left : right, second = left_first ? right : left;
-                if (d == 0.0f && o == n.split) {  // the ray runs inside the plane: both sides touch it
-                    stack[top++] = {second, tnear, tfar};
+                if (d == 0.0f) {
+                    // Parallel to the plane: the ray stays on its origin's side, or, inside the
+                    // plane, touches both. (Its infinite tsplit must not reach the tests below,
+                    // whose slack would become infinite and send every such ray down both sides.)
+                    if (o == n.split) stack[top++] = {second, tnear, tfar};
                     node = first;
                     continue;
                 }

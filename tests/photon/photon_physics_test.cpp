@@ -78,6 +78,58 @@ objects:
     EXPECT_NEAR(stored, expected, 0.01 * expected) << "stored power " << stored << " W, expected " << expected;
 }
 
+// Light falling straight down on a glass sphere above a wide floor. A ray at impact parameter b
+// meets the sphere at angle theta (sin theta = b / r) and refracts to theta_t; by the sphere's
+// symmetry every later hit inside is at theta_t too, with the same Fresnel reflectance R. The
+// part that leaves after k internal reflections carries (1 - R)^2 R^k (k = -1: the part reflected
+// outside, R) and has turned by D = 2 (theta - theta_t) + k (pi - 2 theta_t) (pi - 2 theta for the
+// outside reflection); it reaches the floor when it goes down, cos D > 0. Summed over the disc the
+// light crosses (and up to the bounce limit of 8 specular interactions), that is the power the
+// floor's photons must carry.
+TEST(PhotonPhysics, GlassSphereSendsTheFresnelFractionToTheFloor) {
+    const double ior = 1.5, radius = 0.5;
+    const std::string yaml = R"(
+lights: [{type: directional, direction: [0, -1, 0], power: 1000}]
+materials:
+  floor: {type: diffuse}
+  glass: {type: glass, ior: 1.5}
+settings: {max_bounces: 8}
+objects:
+  - {shape: {type: plane, size: [40, 40]}, material: floor}
+  - {shape: {type: sphere, radius: 0.5, segments: 128, rings: 64}, material: glass, transform: {translate: [0, 1, 0]}}
+)";
+    SceneLoadOptions quiet;
+    quiet.print_warnings = false;
+    const SceneFrame frame = EvaluateScene(LoadSceneFromString(yaml, "test.yaml", quiet), 0.0);
+    const double scene_radius = 0.5 * Length(frame.bounds.Extent());
+    const double irradiance = 1000.0 / (M_PI * scene_radius * scene_radius);
+
+    auto fresnel = [](double cos_i, double eta) {
+        const double sin2_t = (1.0 - cos_i * cos_i) / (eta * eta);
+        const double cos_t = std::sqrt(1.0 - sin2_t);
+        const double rp = (eta * cos_i - cos_t) / (eta * cos_i + cos_t), rs = (cos_i - eta * cos_t) / (cos_i + eta * cos_t);
+        return 0.5 * (rp * rp + rs * rs);
+    };
+    constexpr int kSteps = 20000;
+    double expected = 0.0;
+    for (int i = 0; i < kSteps; ++i) {
+        const double b = (i + 0.5) / kSteps * radius;
+        const double theta = std::asin(b / radius), theta_t = std::asin(std::sin(theta) / ior);
+        const double r = fresnel(std::cos(theta), ior);
+        double down = std::cos(M_PI - 2.0 * theta) > 0.0 ? r : 0.0;
+        for (int k = 0; k + 2 <= 8; ++k) {  // entry, k reflections inside, exit
+            const double d = 2.0 * (theta - theta_t) + k * (M_PI - 2.0 * theta_t);
+            if (std::cos(d) > 0.0) down += (1.0 - r) * (1.0 - r) * std::pow(r, k);
+        }
+        expected += down * 2.0 * M_PI * b * (radius / kSteps);
+    }
+    expected *= irradiance;
+
+    double stored = 0.0;
+    for (const Photon& p : TracePhotons(yaml, 1000000)) stored += p.power.x;
+    EXPECT_NEAR(stored, expected, 0.02 * expected) << "stored power " << stored << " W, expected " << expected;
+}
+
 // A mirror ring under distant light grazing the floor: the light reflected inside the ring forms
 // a nephroid on the floor whose cusp lies half the ring's radius from its centre, toward the wall
 // that reflects it (the paraxial focus of a circular mirror).
