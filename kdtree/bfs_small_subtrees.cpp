@@ -1,0 +1,306 @@
+#include "kdtree/bfs_small_subtrees.h"
+
+#include <cmath>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "core/error.h"
+
+#if defined(__CUDACC__)
+#include "core/cuda_check.h"
+#include "core/parallel_for.h"
+#endif
+
+namespace caustica::bfs {
+namespace {
+
+constexpr uint32_t kMaxCandidates = 6 * 64;  // six box faces of at most 64 triangles
+
+// A split candidate of a small root: c = 6 * j + 2 * axis + side (side 0: the lower face of
+// triangle j's box, 1: the upper face). cost = INFINITY: none.
+struct SmallSplit {
+    float cost;
+    float pos;
+    uint32_t axis;
+    uint32_t c;
+};
+
+// The order that picks the split: the lowest SAH; equal costs (rounding makes nearby planes tie)
+// go to the lower axis, then the lower position, then the lower candidate (equal (axis, position)
+// pairs have equal masks). A total order, so the choice does not depend on the order in which the
+// candidates are visited, nor on how the lanes of a warp share them.
+CA_HD inline bool Better(const SmallSplit& a, const SmallSplit& b) {
+    if (a.cost != b.cost) return a.cost < b.cost;
+    if (a.axis != b.axis) return a.axis < b.axis;
+    if (a.pos != b.pos) return a.pos < b.pos;
+    return a.c < b.c;
+}
+
+// A right child waiting while the walk builds its left sibling's subtree.
+struct Pending {
+    uint64_t mask;
+    float cell[6];
+    int32_t depth;
+    uint32_t parent;  // the interior node whose right child it is (written nodes only)
+};
+
+// Per small root: the left/right triangle masks of every candidate (Chang et al. 2013, section
+// 13.3: computed once per small root, then every node's SAH is popcounts) and the walk's stack.
+struct RootScratch {
+    uint64_t cand_left[kMaxCandidates];
+    uint64_t cand_right[kMaxCandidates];
+    Pending stack[kMaxSmallStageDepth];
+};
+
+// One thread does all the work (the CPU).
+struct SerialTeam {
+    CA_HD uint32_t Lane() const { return 0; }
+    CA_HD uint32_t Size() const { return 1; }
+    CA_HD bool Leader() const { return true; }
+    CA_HD void Sync() const {}
+    CA_HD SmallSplit Best(const SmallSplit& s) const { return s; }
+};
+
+#if defined(__CUDACC__)
+// A warp shares the candidates of each node; every lane follows the same walk.
+struct WarpTeam {
+    uint32_t lane;
+    CA_HD uint32_t Lane() const { return lane; }
+    CA_HD uint32_t Size() const { return 32; }
+    CA_HD bool Leader() const { return lane == 0; }
+    CA_HD void Sync() const {
+#if CA_DEVICE_CODE
+        __syncwarp();
+#endif
+    }
+    // The best of the warp's candidates, on every lane (a butterfly over a total order).
+    CA_HD SmallSplit Best(SmallSplit s) const {
+#if CA_DEVICE_CODE
+        for (int d = 16; d > 0; d >>= 1) {
+            SmallSplit o;
+            o.cost = __shfl_xor_sync(0xffffffffu, s.cost, d);
+            o.pos = __shfl_xor_sync(0xffffffffu, s.pos, d);
+            o.axis = __shfl_xor_sync(0xffffffffu, s.axis, d);
+            o.c = __shfl_xor_sync(0xffffffffu, s.c, d);
+            if (Better(o, s)) s = o;
+        }
+#endif
+        return s;
+    }
+};
+#endif
+
+// PreprocessSmallNodes (Zhou et al. 2008, Algorithm 4): candidate c's masks of the root's
+// triangles on its left and right.
+template <class Team>
+CA_HD void ComputeMasks(const Team& team, const EntriesView& store, uint32_t first, uint32_t n, RootScratch& s) {
+    for (uint32_t c = team.Lane(); c < 6 * n; c += team.Size()) {
+        const uint32_t axis = (c % 6) / 2, upper = c & 1;
+        const float p = store.box[3 * upper + axis][first + c / 6];
+        uint64_t left_mask = 0, right_mask = 0;
+        for (uint32_t j = 0; j < n; ++j) {
+            bool left, right;
+            ClassifyExtent(store.box[axis][first + j], store.box[3 + axis][first + j], p, &left, &right);
+            left_mask |= uint64_t(left) << j;
+            right_mask |= uint64_t(right) << j;
+        }
+        s.cand_left[c] = left_mask;
+        s.cand_right[c] = right_mask;
+    }
+    team.Sync();
+}
+
+// The exact SAH, Ct + Ci (AL CL + AR CR) / A, of this lane's candidates inside a node: those of
+// the node's triangles j = lane, lane + lanes, ... whose faces lie strictly inside the cell and
+// that do not keep every triangle on both sides.
+CA_HD inline SmallSplit LaneBest(const SmallStageView& v, uint32_t first, uint32_t n, const RootScratch& s,
+                                 uint64_t mask, const Aabb& cell, uint32_t lane, uint32_t lanes) {
+    const int count = PopCount(mask);
+    const float area = cell.SurfaceArea();
+    SmallSplit best{INFINITY, 0.0f, 3u, 0u};
+    for (uint32_t j = lane; j < n; j += lanes) {
+        if (!((mask >> j) & 1u)) continue;
+        for (uint32_t axis = 0; axis < 3; ++axis) {
+            for (uint32_t upper = 0; upper < 2; ++upper) {
+                const float p = v.roots.store.box[3 * upper + axis][first + j];
+                if (!(cell.lo[axis] < p && p < cell.hi[axis])) continue;
+                const uint32_t c = 6 * j + 2 * axis + upper;
+                const int left = PopCount(mask & s.cand_left[c]);
+                const int right = PopCount(mask & s.cand_right[c]);
+                if (left == count && right == count) continue;
+                const float area_left = ChildCell(cell, int(axis), p, 0).SurfaceArea();
+                const float area_right = ChildCell(cell, int(axis), p, 1).SurfaceArea();
+                const float cost = v.cost_traversal +
+                                   v.cost_intersection * (area_left * float(left) + area_right * float(right)) / area;
+                const SmallSplit candidate{cost, p, axis, c};
+                if (Better(candidate, best)) best = candidate;
+            }
+        }
+    }
+    return best;
+}
+
+// The walk over a small root's subtree in preorder (ProcessSmallNodes of Zhou et al. 2008,
+// Algorithm 4, depth first instead of breadth first): each node splits where the best SAH beats
+// the leaf cost Ci C, else it is a leaf. The sink counts or writes the nodes.
+template <class Team, class Sink>
+CA_HD void WalkSmallRoot(const Team& team, const SmallStageView& v, uint32_t root, RootScratch& s, Sink& sink) {
+    const uint32_t first = v.roots.first[root], n = v.roots.count[root];
+    ComputeMasks(team, v.roots.store, first, n, s);
+    uint64_t mask = LowBits(n);
+    Aabb cell = v.roots.Region(root);
+    int32_t depth = v.roots.depth[root];
+    int top = 0;
+    for (;;) {
+        const int count = PopCount(mask);
+        SmallSplit best{INFINITY, 0.0f, 3u, 0u};
+        if (depth < v.max_depth && count > 0 && cell.SurfaceArea() > 0.0f)
+            best = team.Best(LaneBest(v, first, n, s, mask, cell, team.Lane(), team.Size()));
+        if (best.cost < v.cost_intersection * float(count)) {
+            const int axis = int(best.axis);
+            const uint32_t node = sink.Interior(axis, best.pos, depth);
+            if (team.Leader()) {
+                Pending& q = s.stack[top];
+                const Aabb right = ChildCell(cell, axis, best.pos, 1);
+                q.mask = mask & s.cand_right[best.c];
+                for (int a = 0; a < 3; ++a) {
+                    q.cell[a] = right.lo[a];
+                    q.cell[3 + a] = right.hi[a];
+                }
+                q.depth = depth + 1;
+                q.parent = node;
+            }
+            team.Sync();
+            ++top;  // at most one pending child per depth below the bound: top <= max_depth
+            mask &= s.cand_left[best.c];
+            cell = ChildCell(cell, axis, best.pos, 0);
+            ++depth;
+            continue;
+        }
+        sink.Leaf(team, mask, depth);
+        if (top == 0) break;
+        --top;
+        const Pending q = s.stack[top];
+        team.Sync();  // every lane has read the entry before the leader may overwrite it
+        sink.RightChild(q.parent);
+        mask = q.mask;
+        cell = Aabb(Vec3(q.cell[0], q.cell[1], q.cell[2]), Vec3(q.cell[3], q.cell[4], q.cell[5]));
+        depth = q.depth;
+    }
+}
+
+// Counts a subtree's nodes and index-list items and its deepest node.
+struct SizeSink {
+    uint32_t nodes = 0, items = 0;
+    int32_t deepest = 0;
+    CA_HD uint32_t Interior(int, float, int32_t depth) {
+        deepest = depth > deepest ? depth : deepest;
+        return nodes++;
+    }
+    template <class Team>
+    CA_HD void Leaf(const Team&, uint64_t mask, int32_t depth) {
+        deepest = depth > deepest ? depth : deepest;
+        ++nodes;
+        items += uint32_t(PopCount(mask));
+    }
+    CA_HD void RightChild(uint32_t) {}
+};
+
+// Writes a subtree in preorder from node 'cursor' and index-list item 'offset': an interior
+// node's left child follows it, its right child's index is filled in when the walk reaches it.
+// Leaves list their triangles in increasing index, as the root store holds them.
+struct WriteSink {
+    KdNode* nodes;
+    uint32_t* indices;
+    const uint32_t* tri;  // the root's triangles
+    uint32_t cursor, offset;
+    bool leader;
+    CA_HD uint32_t Interior(int axis, float pos, int32_t) {
+        if (leader) nodes[cursor] = KdNode::Interior(axis, pos, 0);
+        return cursor++;
+    }
+    template <class Team>
+    CA_HD void Leaf(const Team& team, uint64_t mask, int32_t) {
+        for (uint32_t j = team.Lane(); j < 64; j += team.Size())
+            if ((mask >> j) & 1u) indices[offset + uint32_t(PopCount(mask & LowBits(j)))] = tri[j];
+        const uint32_t n = uint32_t(PopCount(mask));
+        if (leader) nodes[cursor] = KdNode::Leaf(offset, n);
+        offset += n;
+        ++cursor;
+    }
+    CA_HD void RightChild(uint32_t parent) {
+        if (leader) nodes[parent].bits = (nodes[parent].bits & 3u) | (cursor << 2);
+    }
+};
+
+template <bool kWrite, class Team>
+CA_HD void BuildSmallRoot(const Team& team, const SmallStageView& v, uint32_t root, RootScratch& s) {
+    const uint32_t rec = v.roots.record[root];
+    if constexpr (kWrite) {
+        WriteSink sink{v.out_nodes, v.out_indices, v.roots.store.tri + v.roots.first[root], v.records.address[rec],
+                       v.records.offset[rec], team.Leader()};
+        WalkSmallRoot(team, v, root, s, sink);
+    } else {
+        SizeSink sink;
+        WalkSmallRoot(team, v, root, s, sink);
+        if (team.Leader()) {
+            v.records.size[rec] = sink.nodes;
+            v.records.items[rec] = sink.items;
+            AtomicMax(&v.totals->max_depth, uint32_t(sink.deepest));
+            AtomicAdd(&v.totals->small_nodes, sink.nodes);
+        }
+    }
+}
+
+template <bool kWrite>
+void SmallSubtreesCpu(const SmallStageView& v, uint32_t root_count) {
+    tbb::parallel_for(tbb::blocked_range<uint32_t>(0, root_count, 16), [&](const tbb::blocked_range<uint32_t>& r) {
+        RootScratch s;
+        for (uint32_t root = r.begin(); root != r.end(); ++root) BuildSmallRoot<kWrite>(SerialTeam{}, v, root, s);
+    });
+}
+
+#if defined(__CUDACC__)
+
+constexpr uint32_t kWarpsPerBlock = 4;  // 4 x 8.7 KB of shared scratch per block
+
+// One warp per small root.
+template <bool kWrite>
+__global__ void SmallSubtreesKernel(SmallStageView v, uint32_t root_count) {
+    __shared__ RootScratch scratch[kWarpsPerBlock];
+    const uint32_t warp = threadIdx.x >> 5;
+    const uint32_t root = blockIdx.x * kWarpsPerBlock + warp;
+    if (root >= root_count) return;  // the whole warp
+    BuildSmallRoot<kWrite>(WarpTeam{threadIdx.x & 31u}, v, root, scratch[warp]);
+}
+
+#endif
+
+template <bool kWrite>
+void RunSmallSubtrees(const Backend& backend, const SmallStageView& v, uint32_t root_count) {
+    CA_CHECK_MSG(v.max_depth <= kMaxSmallStageDepth, "max_depth ", v.max_depth, " exceeds ", kMaxSmallStageDepth);
+    if (root_count == 0) return;
+    if (backend.IsGpu()) {
+#if defined(__CUDACC__)
+        const uint32_t blocks = (root_count + kWarpsPerBlock - 1) / kWarpsPerBlock;
+        SmallSubtreesKernel<kWrite><<<blocks, 32 * kWarpsPerBlock>>>(v, root_count);
+        detail::CheckLaunch(kWrite ? "kdtree emit small subtrees" : "kdtree size small subtrees");
+        return;
+#endif
+    }
+    CA_CHECK(!backend.IsGpu());
+    SmallSubtreesCpu<kWrite>(v, root_count);
+}
+
+}  // namespace
+
+void SizeSmallSubtrees(const Backend& backend, const SmallStageView& view, uint32_t root_count) {
+    RunSmallSubtrees<false>(backend, view, root_count);
+}
+
+void EmitSmallSubtrees(const Backend& backend, const SmallStageView& view, uint32_t root_count) {
+    RunSmallSubtrees<true>(backend, view, root_count);
+}
+
+}  // namespace caustica::bfs
