@@ -49,10 +49,9 @@ struct LargeNodesView {
     uint32_t* useless_run;  // splits in a row above this node that kept nearly every triangle on both sides
     float* region[6];       // the node's cell; after the split pass, the cell with empty space cut off
     uint32_t* key[6];       // the tight box of its entries as order-preserving keys (atomic min/max)
-    // count | chunks << 32 (chunks = ceil(count / chunk size)), written with count, and its
-    // exclusive scan: one 64-bit scan gives both the entries and the chunks before each node.
-    uint64_t* sizes;
-    uint64_t* sizes_scan;
+    // The entries of the nodes before this one (the previous level's scan of its children's
+    // sizes gives it); the children's entries start at twice this.
+    uint32_t* count_scan;
     int32_t* split_axis;    // after the split pass: 0..2, or -1 for a leaf
     float* split_pos;
 
@@ -65,14 +64,12 @@ struct LargeNodesView {
             region[3 + a][i] = b.hi[a];
         }
     }
-    CA_HD void SetCount(uint32_t i, uint32_t n, uint32_t chunk_size) const {
-        count[i] = n;
-        sizes[i] = uint64_t(n) | (uint64_t((n + chunk_size - 1) / chunk_size) << 32);
-    }
-    CA_HD uint32_t ChunkCount(uint32_t i) const { return uint32_t(sizes[i] >> 32); }
-    CA_HD uint32_t ChunkFirst(uint32_t i) const { return uint32_t(sizes_scan[i] >> 32); }
-    // The entries of the nodes before i; the children's entries start at twice this.
-    CA_HD uint32_t CountScan(uint32_t i) const { return uint32_t(sizes_scan[i]); }
+    // The chunks of the passes over entries: node i owns chunk slots [ChunkFirst(i),
+    // ChunkFirst(i + 1)), at least ceil(count / chunk_size) of them since floor((S + c) / C) -
+    // floor(S / C) >= floor(c / C), so no scan of chunk counts is needed; the slots past a node's
+    // entries are empty. All slots number at most entries / chunk_size + nodes.
+    CA_HD uint32_t ChunkFirst(uint32_t i, uint32_t chunk_size) const { return count_scan[i] / chunk_size + i; }
+    CA_HD uint32_t ChunkCount(uint32_t i, uint32_t chunk_size) const { return (count[i] + chunk_size - 1) / chunk_size; }
 };
 
 // The tree as the levels build it, one item per record.
@@ -239,7 +236,7 @@ struct LargeLevelView {
     uint32_t node_count;
     uint32_t chunk_size;
     EntriesView cur;   // the active nodes' entries
-    EntriesView next;  // their children's entries: node i's at 2 * CountScan(i), left then right
+    EntriesView next;  // their children's entries: node i's at 2 * count_scan[i], left then right
     const Triangle* triangles;
     RecordsView records;
     uint32_t* child_count;  // two per node: entries in its left and right child (atomic counters)
@@ -269,7 +266,7 @@ CA_HD inline void WriteEntry(const LargeLevelView& v, uint32_t node, uint32_t lo
         v.leaf_store[v.records.left[v.nodes.record[node]] + rank] = tri;
         return;
     }
-    const uint32_t dst = 2 * v.nodes.CountScan(node) + uint32_t(side) * v.nodes.count[node] + rank;
+    const uint32_t dst = 2 * v.nodes.count_scan[node] + uint32_t(side) * v.nodes.count[node] + rank;
     const Aabb cell = ChildCell(v.nodes.Region(node), axis, v.nodes.split_pos[node], side);
     v.next.Set(dst, tri, ChildEntryBox(v.triangles[tri], v.cur.Box(e), cell, axis));
 }

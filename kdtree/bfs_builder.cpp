@@ -38,11 +38,12 @@ struct InitRoot {
     LargeNodesView nodes;
     RecordsView records;
     LevelTotals* totals;
-    uint32_t count, chunk_size;
+    uint32_t count;
     CA_HD void operator()(int) const {
         nodes.record[0] = 0;
         nodes.begin[0] = 0;
-        nodes.SetCount(0, count, chunk_size);
+        nodes.count[0] = count;
+        nodes.count_scan[0] = 0;
         nodes.depth[0] = 0;
         nodes.useless_run[0] = 0;
         nodes.SetRegion(0, Aabb(Vec3(0.0f), Vec3(0.0f)));  // replaced by the root's box
@@ -264,14 +265,15 @@ struct EmitLargeChildren {
         const uint32_t parent = nodes.record[i];
         const int32_t depth = nodes.depth[i] + int32_t(records.chain[parent] & 7u) + 1;
         const Aabb cell = ChildCell(nodes.Region(i), nodes.split_axis[i], nodes.split_pos[i], side);
-        const uint32_t begin = 2 * nodes.CountScan(i) + uint32_t(side) * nodes.count[i];
+        const uint32_t begin = 2 * nodes.count_scan[i] + uint32_t(side) * nodes.count[i];
         const uint32_t n = level.child_count[s];
         uint32_t rec;
         if (Low(slot_kind[s])) {
             const uint32_t j = Low(kind_scan[s]);
             rec = record_base + j;
             next_nodes.begin[j] = begin;
-            next_nodes.SetCount(j, n, level.chunk_size);
+            next_nodes.count[j] = n;
+            next_nodes.count_scan[j] = Low(size_scan[s]);  // the active children's entries before it
             next_nodes.SetRegion(j, cell);
             for (int a = 0; a < 3; ++a) {
                 next_nodes.key[a][j] = kKeyMinIdentity;
@@ -406,16 +408,13 @@ std::vector<Buffer<T>> MakeBuffers(MemorySpace s, int n) {
 }
 
 struct LargeNodeBuffers {
-    std::vector<Buffer<uint32_t>> u;  // record, begin, count, useless_run, key[6]
-    std::vector<Buffer<uint64_t>> w;  // sizes, sizes_scan
+    std::vector<Buffer<uint32_t>> u;  // record, begin, count, count_scan, useless_run, key[6]
     std::vector<Buffer<int32_t>> s;   // depth, split_axis
     std::vector<Buffer<float>> f;     // region[6], split_pos
     explicit LargeNodeBuffers(MemorySpace sp)
-        : u(MakeBuffers<uint32_t>(sp, 10)), w(MakeBuffers<uint64_t>(sp, 2)), s(MakeBuffers<int32_t>(sp, 2)),
-          f(MakeBuffers<float>(sp, 7)) {}
+        : u(MakeBuffers<uint32_t>(sp, 11)), s(MakeBuffers<int32_t>(sp, 2)), f(MakeBuffers<float>(sp, 7)) {}
     void Reserve(size_t n) {
         for (auto& b : u) Grow(b, n, false);
-        for (auto& b : w) Grow(b, n, false);
         for (auto& b : s) Grow(b, n, false);
         for (auto& b : f) Grow(b, n, false);
     }
@@ -424,10 +423,9 @@ struct LargeNodeBuffers {
         v.record = u[0].data();
         v.begin = u[1].data();
         v.count = u[2].data();
-        v.useless_run = u[3].data();
-        for (int a = 0; a < 6; ++a) v.key[a] = u[4 + a].data();
-        v.sizes = w[0].data();
-        v.sizes_scan = w[1].data();
+        v.count_scan = u[3].data();
+        v.useless_run = u[4].data();
+        for (int a = 0; a < 6; ++a) v.key[a] = u[5 + a].data();
         v.depth = s[0].data();
         v.split_axis = s[1].data();
         for (int a = 0; a < 6; ++a) v.region[a] = f[a].data();
@@ -505,6 +503,7 @@ struct BfsSahBuilder::Impl {
     std::vector<Buffer<uint64_t>> slots;  // slot_kind, kind_scan, slot_size, size_scan
     Buffer<LevelTotals> totals;
     std::vector<std::pair<uint32_t, uint32_t>> batches;  // record ranges of the large levels, in creation order
+    const Triangle* triangles_ = nullptr;  // of the current build
 
     Impl(const Backend& b, const SahParams& p)
         : backend(b),
@@ -529,7 +528,7 @@ struct BfsSahBuilder::Impl {
     }
 
     SmallStageView SmallView(KdNode* out_nodes, uint32_t* out_indices) {
-        return SmallStageView{roots.View(), records.View(), totals.data(), params.cost_traversal,
+        return SmallStageView{triangles_, roots.View(), records.View(), totals.data(), params.cost_traversal,
                               params.cost_intersection, params.max_depth, out_nodes, out_indices};
     }
 
@@ -549,7 +548,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
     large[cur].Reserve(1);
     entries[cur].Reserve(n, false);
     ParallelFor(backend, "kdtree init entries", n, InitEntries{triangles, entries[cur].View()});
-    ParallelFor(backend, "kdtree init root", 1, InitRoot{large[cur].View(), records.View(), totals.data(), n, chunk});
+    ParallelFor(backend, "kdtree init root", 1, InitRoot{large[cur].View(), records.View(), totals.data(), n});
     batches.emplace_back(0, 1);
     uint32_t leaf_store_size = 0;
     while (active > 0) {
@@ -571,7 +570,6 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         roots.Reserve(size_t(s_roots) + slot_count, size_t(s_entries) + 2 * size_t(entry_count));
 
         LargeNodesView nodes = large[cur].View();
-        ExclusiveScan<uint64_t>(backend, Span<const uint64_t>(nodes.sizes, active), Span<uint64_t>(nodes.sizes_scan, active));
         LargeLevelView level{nodes, active, chunk, entries[cur].View(), entries[nxt].View(), triangles,
                              records.View(), child_count.data(), leaf_store.data()};
         const uint32_t chunk_bound = entry_count / chunk + active;
@@ -635,6 +633,7 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
     CA_CHECK_MSG(triangles.size() < (size_t(1) << 30), triangles.size(), " triangles (at most 2^30)");
     stats = BfsBuildStats{};
     batches.clear();
+    triangles_ = triangles.data();
     const uint32_t n = uint32_t(triangles.size());
     if (n == 0) {
         const KdNode leaf = KdNode::Leaf(0, 0);

@@ -20,6 +20,7 @@ namespace caustica::bfs {
 constexpr int kMaxSmallStageDepth = 64;
 
 struct SmallStageView {
+    const Triangle* triangles;
     SmallRootsView roots;
     RecordsView records;
     LevelTotals* totals;
