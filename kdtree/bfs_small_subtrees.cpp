@@ -1,5 +1,6 @@
 #include "kdtree/bfs_small_subtrees.h"
 
+#include <atomic>
 #include <cmath>
 
 #include <tbb/blocked_range.h>
@@ -54,30 +55,53 @@ struct RootScratch {
     Pending stack[kMaxSmallStageDepth];
 };
 
-// One thread does all the work (the CPU).
+// A team of lanes that walk a small root together: every lane follows the same walk; the work
+// on a node's candidates and triangles is dealt out to the lanes (f(lane, lanes)) and combined.
+// On the CPU one thread plays all the lanes in turn (one lane normally; 32 in the tests, to check
+// the GPU's dealing).
 struct SerialTeam {
-    CA_HD uint32_t Lane() const { return 0; }
-    CA_HD uint32_t Size() const { return 1; }
+    uint32_t lanes;
     CA_HD bool Leader() const { return true; }
     CA_HD void Sync() const {}
-    CA_HD SmallSplit Best(const SmallSplit& s) const { return s; }
-    CA_HD uint64_t Or(uint64_t x) const { return x; }
+    template <class F>
+    CA_HD void ForLanes(const F& f) const {
+        for (uint32_t lane = 0; lane < lanes; ++lane) f(lane, lanes);
+    }
+    template <class F>
+    CA_HD SmallSplit BestOf(const F& f) const {
+        SmallSplit best = f(0u, lanes);
+        for (uint32_t lane = 1; lane < lanes; ++lane) {
+            const SmallSplit s = f(lane, lanes);
+            if (Better(s, best)) best = s;
+        }
+        return best;
+    }
+    template <class F>
+    CA_HD uint64_t OrOf(const F& f) const {
+        uint64_t x = 0;
+        for (uint32_t lane = 0; lane < lanes; ++lane) x |= f(lane, lanes);
+        return x;
+    }
 };
 
 #if defined(__CUDACC__)
-// A warp shares the candidates of each node; every lane follows the same walk.
+// A warp on the GPU, one lane per thread.
 struct WarpTeam {
     uint32_t lane;
-    CA_HD uint32_t Lane() const { return lane; }
-    CA_HD uint32_t Size() const { return 32; }
     CA_HD bool Leader() const { return lane == 0; }
     CA_HD void Sync() const {
 #if CA_DEVICE_CODE
         __syncwarp();
 #endif
     }
+    template <class F>
+    CA_HD void ForLanes(const F& f) const {
+        f(lane, 32u);
+    }
     // The best of the warp's candidates, on every lane (a butterfly over a total order).
-    CA_HD SmallSplit Best(SmallSplit s) const {
+    template <class F>
+    CA_HD SmallSplit BestOf(const F& f) const {
+        SmallSplit s = f(lane, 32u);
 #if CA_DEVICE_CODE
         for (int d = 16; d > 0; d >>= 1) {
             SmallSplit o;
@@ -90,7 +114,9 @@ struct WarpTeam {
 #endif
         return s;
     }
-    CA_HD uint64_t Or(uint64_t x) const {
+    template <class F>
+    CA_HD uint64_t OrOf(const F& f) const {
+        uint64_t x = f(lane, 32u);
 #if CA_DEVICE_CODE
         for (int d = 16; d > 0; d >>= 1) x |= __shfl_xor_sync(0xffffffffu, x, d);
 #endif
@@ -103,49 +129,74 @@ struct WarpTeam {
 // triangles on its left and right.
 template <class Team>
 CA_HD void ComputeMasks(const Team& team, const EntriesView& store, uint32_t first, uint32_t n, RootScratch& s) {
-    for (uint32_t c = team.Lane(); c < 6 * n; c += team.Size()) {
-        const uint32_t axis = (c % 6) / 2, upper = c & 1;
-        const float p = store.box[3 * upper + axis][first + c / 6];
-        uint64_t left_mask = 0, right_mask = 0;
-        for (uint32_t j = 0; j < n; ++j) {
-            bool left, right;
-            ClassifyExtent(store.box[axis][first + j], store.box[3 + axis][first + j], p, &left, &right);
-            left_mask |= uint64_t(left) << j;
-            right_mask |= uint64_t(right) << j;
+    team.ForLanes([&](uint32_t lane, uint32_t lanes) {
+        for (uint32_t c = lane; c < 6 * n; c += lanes) {
+            const uint32_t axis = (c % 6) / 2, upper = c & 1;
+            const float p = store.box[3 * upper + axis][first + c / 6];
+            uint64_t left_mask = 0, right_mask = 0;
+            for (uint32_t j = 0; j < n; ++j) {
+                bool left, right;
+                ClassifyExtent(store.box[axis][first + j], store.box[3 + axis][first + j], p, &left, &right);
+                left_mask |= uint64_t(left) << j;
+                right_mask |= uint64_t(right) << j;
+            }
+            s.cand_left[c] = left_mask;
+            s.cand_right[c] = right_mask;
         }
-        s.cand_left[c] = left_mask;
-        s.cand_right[c] = right_mask;
-    }
+    });
     team.Sync();
 }
 
-// The exact SAH, Ct + Ci (AL CL + AR CR) / A, of this lane's candidates inside a node: those of
-// the node's triangles j = lane, lane + lanes, ... whose faces lie strictly inside the cell and
-// that do not keep every triangle on both sides.
-CA_HD inline SmallSplit LaneBest(const SmallStageView& v, uint32_t first, uint32_t n, const RootScratch& s,
-                                 uint64_t mask, const Aabb& cell, uint32_t lane, uint32_t lanes) {
+// The position of the k-th set bit of x (k < PopCount(x)), by halving.
+CA_HD inline uint32_t NthSetBit(uint64_t x, uint32_t k) {
+    uint32_t pos = 0;
+    for (uint32_t width = 32; width > 0; width >>= 1) {
+        const uint32_t below = uint32_t(PopCount(x & LowBits(width)));
+        if (k >= below) {
+            k -= below;
+            x >>= width;
+            pos += width;
+        }
+    }
+    return pos;
+}
+
+// The SAH of candidate c = 6 * j + 2 * axis + side in a node, Ct + Ci (AL CL + AR CR) / A, kept in
+// best when it is better; no candidate where the plane is not strictly inside the cell or every
+// triangle stays on both sides.
+CA_HD inline void Consider(const SmallStageView& v, uint32_t first, const RootScratch& s, uint64_t mask, int count,
+                           const Aabb& cell, float area, uint32_t c, SmallSplit* best) {
+    const uint32_t j = c / 6, axis = (c % 6) / 2, upper = c & 1;
+    const float p = v.roots.store.box[3 * upper + axis][first + j];
+    if (!(cell.lo[axis] < p && p < cell.hi[axis])) return;
+    const int left = PopCount(mask & s.cand_left[c]);
+    const int right = PopCount(mask & s.cand_right[c]);
+    if (left == count && right == count) return;
+    const float area_left = ChildCell(cell, int(axis), p, 0).SurfaceArea();
+    const float area_right = ChildCell(cell, int(axis), p, 1).SurfaceArea();
+    const float cost =
+        v.cost_traversal + v.cost_intersection * (area_left * float(left) + area_right * float(right)) / area;
+    const SmallSplit candidate{cost, p, axis, c};
+    if (Better(candidate, *best)) *best = candidate;
+}
+
+// The best of this lane's share of a node's candidates (the six box faces of each of its
+// triangles): lane l takes the node's candidates l, l + lanes, ..., so a node of C triangles
+// costs each lane ceil(6 C / lanes) candidates.
+CA_HD inline SmallSplit LaneBest(const SmallStageView& v, uint32_t first, const RootScratch& s, uint64_t mask,
+                                 const Aabb& cell, uint32_t lane, uint32_t lanes) {
     const int count = PopCount(mask);
     const float area = cell.SurfaceArea();
     SmallSplit best{INFINITY, 0.0f, 3u, 0u};
-    for (uint32_t j = lane; j < n; j += lanes) {
-        if (!((mask >> j) & 1u)) continue;
-        for (uint32_t axis = 0; axis < 3; ++axis) {
-            for (uint32_t upper = 0; upper < 2; ++upper) {
-                const float p = v.roots.store.box[3 * upper + axis][first + j];
-                if (!(cell.lo[axis] < p && p < cell.hi[axis])) continue;
-                const uint32_t c = 6 * j + 2 * axis + upper;
-                const int left = PopCount(mask & s.cand_left[c]);
-                const int right = PopCount(mask & s.cand_right[c]);
-                if (left == count && right == count) continue;
-                const float area_left = ChildCell(cell, int(axis), p, 0).SurfaceArea();
-                const float area_right = ChildCell(cell, int(axis), p, 1).SurfaceArea();
-                const float cost = v.cost_traversal +
-                                   v.cost_intersection * (area_left * float(left) + area_right * float(right)) / area;
-                const SmallSplit candidate{cost, p, axis, c};
-                if (Better(candidate, best)) best = candidate;
-            }
+    if (lanes == 1) {
+        for (uint64_t rest = mask; rest != 0; rest &= rest - 1) {
+            const uint32_t j = NthSetBit(rest, 0);
+            for (uint32_t k = 0; k < 6; ++k) Consider(v, first, s, mask, count, cell, area, 6 * j + k, &best);
         }
+        return best;
     }
+    for (uint32_t t = lane; t < 6 * uint32_t(count); t += lanes)
+        Consider(v, first, s, mask, count, cell, area, 6 * NthSetBit(mask, t / 6) + t % 6, &best);
     return best;
 }
 
@@ -160,12 +211,15 @@ CA_HD uint64_t MissingTriangles(const Team& team, const SmallStageView& v, uint3
         grown.lo[axis] -= slack;
         grown.hi[axis] += slack;
     }
-    uint64_t missing = 0;
-    for (uint32_t j = team.Lane(); j < 64; j += team.Size()) {
-        if (!((candidates >> j) & 1u)) continue;
-        if (ClippedTriangleBounds(v.triangles[v.roots.store.tri[first + j]], grown).Empty()) missing |= uint64_t(1) << j;
-    }
-    return team.Or(missing);
+    return team.OrOf([&](uint32_t lane, uint32_t lanes) {
+        uint64_t missing = 0;
+        for (uint32_t j = lane; j < 64; j += lanes) {
+            if (!((candidates >> j) & 1u)) continue;
+            if (ClippedTriangleBounds(v.triangles[v.roots.store.tri[first + j]], grown).Empty())
+                missing |= uint64_t(1) << j;
+        }
+        return missing;
+    });
 }
 
 // The walk over a small root's subtree in preorder (ProcessSmallNodes of Zhou et al. 2008,
@@ -183,7 +237,7 @@ CA_HD void WalkSmallRoot(const Team& team, const SmallStageView& v, uint32_t roo
         const int count = PopCount(mask);
         SmallSplit best{INFINITY, 0.0f, 3u, 0u};
         if (depth < v.max_depth && count > 0 && cell.SurfaceArea() > 0.0f)
-            best = team.Best(LaneBest(v, first, n, s, mask, cell, team.Lane(), team.Size()));
+            best = team.BestOf([&](uint32_t lane, uint32_t lanes) { return LaneBest(v, first, s, mask, cell, lane, lanes); });
         if (best.cost < v.cost_intersection * float(count)) {
             const int axis = int(best.axis);
             const uint32_t node = sink.Interior(axis, best.pos, depth);
@@ -260,8 +314,10 @@ struct WriteSink {
     }
     template <class Team>
     CA_HD void Leaf(const Team& team, uint64_t mask, int32_t) {
-        for (uint32_t j = team.Lane(); j < 64; j += team.Size())
-            if ((mask >> j) & 1u) indices[offset + uint32_t(PopCount(mask & LowBits(j)))] = tri[j];
+        team.ForLanes([&](uint32_t lane, uint32_t lanes) {
+            for (uint32_t j = lane; j < 64; j += lanes)
+                if ((mask >> j) & 1u) indices[offset + uint32_t(PopCount(mask & LowBits(j)))] = tri[j];
+        });
         const uint32_t n = uint32_t(PopCount(mask));
         if (leader) nodes[cursor] = KdNode::Leaf(offset, n);
         offset += n;
@@ -291,11 +347,14 @@ CA_HD void BuildSmallRoot(const Team& team, const SmallStageView& v, uint32_t ro
     }
 }
 
+std::atomic<uint32_t> cpu_lanes{1};
+
 template <bool kWrite>
 void SmallSubtreesCpu(const SmallStageView& v, uint32_t root_count) {
+    const uint32_t lanes = cpu_lanes.load();
     tbb::parallel_for(tbb::blocked_range<uint32_t>(0, root_count, 16), [&](const tbb::blocked_range<uint32_t>& r) {
         RootScratch s;
-        for (uint32_t root = r.begin(); root != r.end(); ++root) BuildSmallRoot<kWrite>(SerialTeam{}, v, root, s);
+        for (uint32_t root = r.begin(); root != r.end(); ++root) BuildSmallRoot<kWrite>(SerialTeam{lanes}, v, root, s);
     });
 }
 
@@ -332,6 +391,11 @@ void RunSmallSubtrees(const Backend& backend, const SmallStageView& v, uint32_t 
 }
 
 }  // namespace
+
+void SetCpuSmallStageLanes(uint32_t lanes) {
+    CA_CHECK_MSG(lanes >= 1 && lanes <= 64, lanes, " lanes");
+    cpu_lanes.store(lanes);
+}
 
 void SizeSmallSubtrees(const Backend& backend, const SmallStageView& view, uint32_t root_count) {
     RunSmallSubtrees<false>(backend, view, root_count);

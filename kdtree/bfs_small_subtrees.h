@@ -38,4 +38,8 @@ void SizeSmallSubtrees(const Backend& backend, const SmallStageView& view, uint3
 // For each small root: its subtree in preorder at records.address/offset of its record.
 void EmitSmallSubtrees(const Backend& backend, const SmallStageView& view, uint32_t root_count);
 
+// For tests: the CPU plays this many lanes per small root, dealing out the candidates as a GPU
+// warp does (32); the tree must not change. Default 1.
+void SetCpuSmallStageLanes(uint32_t lanes);
+
 }  // namespace caustica::bfs
