@@ -599,6 +599,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
     }
     *record_count = rec_count;
     *root_count = s_roots;
+    stats.small_root_entries = s_entries;
 }
 
 void BfsSahBuilder::Impl::Output(uint32_t record_count, uint32_t root_count, SahTree& out) {
@@ -655,6 +656,7 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
                     InitSmallRoot{entries[0].View(), n, records.View(), roots.View(), totals.data()});
         batches.emplace_back(0, 1);
         root_count = 1;
+        stats.small_root_entries = n;
     } else {
         LargeStage(triangles.data(), n, &record_count, &root_count);
     }

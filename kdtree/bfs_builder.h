@@ -37,6 +37,7 @@ struct BfsBuildStats {
     uint64_t large_nodes = 0;        // active nodes processed by the large-node stage, all levels
     uint64_t small_nodes = 0;        // nodes made by the small-node stage
     uint32_t small_roots = 0;        // nodes that entered the small-node stage from the large one
+    uint64_t small_root_entries = 0; // their triangle references
     uint32_t large_leaves = 0;       // leaves made by the large-node stage (depth bound, no
                                      // extent, or a split that put every triangle on both sides)
     uint32_t large_leaf_items = 0;   // their items
