@@ -98,11 +98,28 @@ struct WarpTeam {
     CA_HD void ForLanes(const F& f) const {
         f(lane, 32u);
     }
-    // The best of the warp's candidates, on every lane (a butterfly over a total order).
+    // The best of the warp's candidates, on every lane: the lowest cost by a butterfly; the lane
+    // that holds it broadcasts its split; only when lanes tie on the cost does the whole split go
+    // through a butterfly over the total order. Costs are never NaN here (Better never keeps one).
     template <class F>
     CA_HD SmallSplit BestOf(const F& f) const {
         SmallSplit s = f(lane, 32u);
 #if CA_DEVICE_CODE
+        float lowest = s.cost;
+        for (int d = 16; d > 0; d >>= 1) {
+            const float o = __shfl_xor_sync(0xffffffffu, lowest, d);
+            lowest = o < lowest ? o : lowest;
+        }
+        if (lowest == INFINITY) return s;  // no candidate anywhere: a leaf on every lane
+        const uint32_t holders = __ballot_sync(0xffffffffu, s.cost == lowest);
+        if ((holders & (holders - 1)) == 0) {
+            const int src = __ffs(int(holders)) - 1;
+            s.cost = lowest;
+            s.pos = __shfl_sync(0xffffffffu, s.pos, src);
+            s.axis = __shfl_sync(0xffffffffu, s.axis, src);
+            s.c = __shfl_sync(0xffffffffu, s.c, src);
+            return s;
+        }
         for (int d = 16; d > 0; d >>= 1) {
             SmallSplit o;
             o.cost = __shfl_xor_sync(0xffffffffu, s.cost, d);
