@@ -376,6 +376,38 @@ struct DownPass {
     }
 };
 
+// The record ranges of the large levels (at most max_depth + 2: every level is a depth deeper).
+struct BatchList {
+    static constexpr int kMax = kMaxSmallStageDepth + 2;
+    uint32_t begin[kMax], end[kMax];
+    int count;
+};
+
+#if defined(__CUDACC__)
+// Up to this many records the GPU runs each output pass as one block that walks the levels with
+// a barrier between them, instead of one launch per level.
+constexpr uint32_t kOneBlockRecords = 1u << 17;
+constexpr uint32_t kOneBlockThreads = 1024;
+
+__global__ void UpPassOneBlock(RecordsView records, BatchList batches, LevelTotals* totals) {
+    for (int k = batches.count - 1; k >= 0; --k) {
+        const UpPass pass{records, batches.begin[k]};
+        for (uint32_t i = threadIdx.x; i < batches.end[k] - batches.begin[k]; i += blockDim.x) pass(int(i));
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) TreeTotals{records, totals}(0);
+}
+
+__global__ void DownPassOneBlock(RecordsView records, BatchList batches, const uint32_t* leaf_store, KdNode* nodes,
+                                 uint32_t* indices) {
+    for (int k = 0; k < batches.count; ++k) {
+        const DownPass pass{records, leaf_store, nodes, indices, batches.begin[k]};
+        for (uint32_t i = threadIdx.x; i < batches.end[k] - batches.begin[k]; i += blockDim.x) pass(int(i));
+        __syncthreads();
+    }
+}
+#endif
+
 // ---- Work-list storage -------------------------------------------------------------------------
 
 template <class T>
@@ -604,15 +636,39 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
 
 void BfsSahBuilder::Impl::Output(uint32_t record_count, uint32_t root_count, SahTree& out) {
     RecordsView rv = records.View();
-    for (auto it = batches.rbegin(); it != batches.rend(); ++it)
-        ParallelFor(backend, "kdtree up pass", it->second - it->first, UpPass{rv, it->first});
-    ParallelFor(backend, "kdtree tree totals", 1, TreeTotals{rv, totals.data()});
+    CA_CHECK_MSG(batches.size() <= size_t(BatchList::kMax), batches.size(), " large levels");
+    BatchList list{};
+    list.count = int(batches.size());
+    for (size_t k = 0; k < batches.size(); ++k) {
+        list.begin[k] = batches[k].first;
+        list.end[k] = batches[k].second;
+    }
+    bool one_block = false;
+#if defined(__CUDACC__)
+    one_block = backend.IsGpu() && record_count <= kOneBlockRecords;
+    if (one_block) {
+        UpPassOneBlock<<<1, kOneBlockThreads>>>(rv, list, totals.data());
+        detail::CheckLaunch("kdtree up pass");
+    }
+#endif
+    if (!one_block) {
+        for (int k = list.count - 1; k >= 0; --k)
+            ParallelFor(backend, "kdtree up pass", list.end[k] - list.begin[k], UpPass{rv, list.begin[k]});
+        ParallelFor(backend, "kdtree tree totals", 1, TreeTotals{rv, totals.data()});
+    }
     const LevelTotals t = ReadTotals();
     out.nodes.Resize(t.tree_nodes, false);
     out.indices.Resize(t.tree_items, false);
-    for (const auto& batch : batches)
-        ParallelFor(backend, "kdtree down pass", batch.second - batch.first,
-                    DownPass{rv, leaf_store.data(), out.nodes.data(), out.indices.data(), batch.first});
+#if defined(__CUDACC__)
+    if (one_block) {
+        DownPassOneBlock<<<1, kOneBlockThreads>>>(rv, list, leaf_store.data(), out.nodes.data(), out.indices.data());
+        detail::CheckLaunch("kdtree down pass");
+    }
+#endif
+    if (!one_block)
+        for (int k = 0; k < list.count; ++k)
+            ParallelFor(backend, "kdtree down pass", list.end[k] - list.begin[k],
+                        DownPass{rv, leaf_store.data(), out.nodes.data(), out.indices.data(), list.begin[k]});
     EmitSmallSubtrees(backend, SmallView(out.nodes.data(), out.indices.data()), root_count);
     out.bounds = Aabb(Vec3(t.root_box[0], t.root_box[1], t.root_box[2]), Vec3(t.root_box[3], t.root_box[4], t.root_box[5]));
     out.max_depth = int(t.max_depth);
