@@ -532,6 +532,7 @@ struct BfsSahBuilder::Impl {
     RecordBuffers records;
     SmallRootBuffers roots;
     Buffer<uint32_t> child_count, leaf_store;
+    Buffer<uint16_t> decisions;  // the small stage's decision logs
     std::vector<Buffer<uint64_t>> slots;  // slot_kind, kind_scan, slot_size, size_scan
     Buffer<LevelTotals> totals;
     std::vector<std::pair<uint32_t, uint32_t>> batches;  // record ranges of the large levels, in creation order
@@ -547,6 +548,7 @@ struct BfsSahBuilder::Impl {
           roots(space),
           child_count(space),
           leaf_store(space),
+          decisions(space),
           slots(MakeBuffers<uint64_t>(space, 4)),
           totals(space) {
         totals.Resize(1);
@@ -560,7 +562,7 @@ struct BfsSahBuilder::Impl {
     }
 
     SmallStageView SmallView(KdNode* out_nodes, uint32_t* out_indices) {
-        return SmallStageView{triangles_, roots.View(), records.View(), totals.data(), params.cost_traversal,
+        return SmallStageView{triangles_, decisions.data(), roots.View(), records.View(), totals.data(), params.cost_traversal,
                               params.cost_intersection, params.max_depth, out_nodes, out_indices};
     }
 
@@ -718,6 +720,7 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
     }
     // The small-node stage: every small root's subtree at once, sized here and written by the
     // output stage once its place is known.
+    Grow(decisions, size_t(root_count) * kSmallDecisionsPerRoot, false);
     SizeSmallSubtrees(backend, SmallView(nullptr, nullptr), root_count);
     Output(record_count, root_count, out);
 }

@@ -242,20 +242,40 @@ CA_HD uint64_t MissingTriangles(const Team& team, const SmallStageView& v, uint3
 // The walk over a small root's subtree in preorder (ProcessSmallNodes of Zhou et al. 2008,
 // Algorithm 4, depth first instead of breadth first): each node splits where the best SAH beats
 // the leaf cost Ci C, else it is a leaf. The sink counts or writes the nodes.
+constexpr uint16_t kLeafDecision = 0xffff;
+
+// With replay, the decisions come from the log the first walk wrote (which must hold the whole
+// subtree); without, they are searched and the first kSmallDecisionsPerRoot are logged.
 template <class Team, class Sink>
-CA_HD void WalkSmallRoot(const Team& team, const SmallStageView& v, uint32_t root, RootScratch& s, Sink& sink) {
+CA_HD void WalkSmallRoot(const Team& team, const SmallStageView& v, uint32_t root, bool replay, RootScratch& s,
+                         Sink& sink) {
     const uint32_t first = v.roots.first[root], n = v.roots.count[root];
+    uint16_t* log = v.decisions + size_t(root) * kSmallDecisionsPerRoot;
     ComputeMasks(team, v.roots.store, first, n, s);
     uint64_t mask = LowBits(n);
     Aabb cell = v.roots.Region(root);
     int32_t depth = v.roots.depth[root];
     int top = 0;
-    for (;;) {
+    for (uint32_t visited = 0;; ++visited) {
         const int count = PopCount(mask);
         SmallSplit best{INFINITY, 0.0f, 3u, 0u};
-        if (depth < v.max_depth && count > 0 && cell.SurfaceArea() > 0.0f)
-            best = team.BestOf([&](uint32_t lane, uint32_t lanes) { return LaneBest(v, first, s, mask, cell, lane, lanes); });
-        if (best.cost < v.cost_intersection * float(count)) {
+        bool split;
+        if (replay) {
+            const uint32_t c = log[visited];
+            split = c != kLeafDecision;
+            if (split) {
+                best.c = c;
+                best.axis = (c % 6) / 2;
+                best.pos = v.roots.store.box[3 * (c & 1) + best.axis][first + c / 6];
+            }
+        } else {
+            if (depth < v.max_depth && count > 0 && cell.SurfaceArea() > 0.0f)
+                best = team.BestOf(
+                    [&](uint32_t lane, uint32_t lanes) { return LaneBest(v, first, s, mask, cell, lane, lanes); });
+            split = best.cost < v.cost_intersection * float(count);
+            if (team.Leader() && visited < kSmallDecisionsPerRoot) log[visited] = split ? uint16_t(best.c) : kLeafDecision;
+        }
+        if (split) {
             const int axis = int(best.axis);
             const uint32_t node = sink.Interior(axis, best.pos, depth);
             // The masks classify the triangles' boxes clipped to the small root's cell, so a
@@ -351,10 +371,10 @@ CA_HD void BuildSmallRoot(const Team& team, const SmallStageView& v, uint32_t ro
     if constexpr (kWrite) {
         WriteSink sink{v.out_nodes, v.out_indices, v.roots.store.tri + v.roots.first[root], v.records.address[rec],
                        v.records.offset[rec], team.Leader()};
-        WalkSmallRoot(team, v, root, s, sink);
+        WalkSmallRoot(team, v, root, v.records.size[rec] <= kSmallDecisionsPerRoot, s, sink);
     } else {
         SizeSink sink;
-        WalkSmallRoot(team, v, root, s, sink);
+        WalkSmallRoot(team, v, root, false, s, sink);
         if (team.Leader()) {
             v.records.size[rec] = sink.nodes;
             v.records.items[rec] = sink.items;

@@ -19,8 +19,14 @@ namespace caustica::bfs {
 // level); the traversal's own bound (kMaxTraversalDepth) is the same.
 constexpr int kMaxSmallStageDepth = 64;
 
+// The first walk logs each node's decision (the chosen candidate, or a leaf) for the first this
+// many nodes of each small root's subtree; the second walk replays the log instead of searching
+// again when the whole subtree fitted.
+constexpr uint32_t kSmallDecisionsPerRoot = 256;
+
 struct SmallStageView {
     const Triangle* triangles;
+    uint16_t* decisions;  // kSmallDecisionsPerRoot per small root
     SmallRootsView roots;
     RecordsView records;
     LevelTotals* totals;
