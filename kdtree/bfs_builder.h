@@ -14,6 +14,8 @@
 // - Small nodes: split where the exact SAH, Ct + Ci (AL CL + AR CR) / A, beats the leaf cost
 //   Ci C; ties go to the lowest axis, then the lowest position. Each small root's subtree is built
 //   depth first by one GPU warp (the decisions are the papers' breadth-first ones, node by node).
+//   The candidate masks classify boxes clipped to the small root; after a split, a triangle that
+//   straddles the plane but does not reach a child's cell (clipped against it) leaves that child.
 // - max_depth is at most 64 (the traversal's stack bound).
 // - The CPU and GPU give the same node array, bounds and depth. Leaves hold the same triangles;
 //   small-stage leaves list them in increasing index on both; large-stage leaves (depth bound and
