@@ -126,7 +126,7 @@ objects:
     expected *= irradiance;
 
     double stored = 0.0;
-    for (const Photon& p : TracePhotons(yaml, 1000000)) stored += p.power.x;
+    for (const Photon& p : TracePhotons(yaml, 400000)) stored += p.power.x;
     EXPECT_NEAR(stored, expected, 0.02 * expected) << "stored power " << stored << " W, expected " << expected;
 }
 
