@@ -17,7 +17,7 @@ namespace caustica::bfs {
 // 2008, Algorithm 1's nodelist); the output stage turns them into the preorder node array.
 enum RecordKind : uint32_t {
     kSplitX = 0, kSplitY = 1, kSplitZ = 2,  // interior: a split on that axis
-    kSmallRoot = 3,   // small root: left = its index; the small stage builds its whole subtree
+    kMaskLeaf = 3,    // small-stage leaf: left = small root, mask = its triangles
     kStoreLeaf = 4,   // large-stage leaf: left = first item in the leaf store, right = count
     kUndecided = 5,   // created, not yet processed by its level
 };
@@ -49,9 +49,9 @@ struct LargeNodesView {
     uint32_t* useless_run;  // splits in a row above this node that kept nearly every triangle on both sides
     float* region[6];       // the node's cell; after the split pass, the cell with empty space cut off
     uint32_t* key[6];       // the tight box of its entries as order-preserving keys (atomic min/max)
-    // The entries of the nodes before this one (the previous level's scan of its children's
-    // sizes gives it); the children's entries start at twice this.
-    uint32_t* count_scan;
+    uint32_t* chunk_count;  // ceil(count / chunk size)
+    uint32_t* chunk_first;  // exclusive scan of chunk_count
+    uint32_t* count_scan;   // exclusive scan of count; the children's entries start at 2 * count_scan
     int32_t* split_axis;    // after the split pass: 0..2, or -1 for a leaf
     float* split_pos;
 
@@ -64,20 +64,16 @@ struct LargeNodesView {
             region[3 + a][i] = b.hi[a];
         }
     }
-    // The chunks of the passes over entries: node i owns chunk slots [ChunkFirst(i),
-    // ChunkFirst(i + 1)), at least ceil(count / chunk_size) of them since floor((S + c) / C) -
-    // floor(S / C) >= floor(c / C), so no scan of chunk counts is needed; the slots past a node's
-    // entries are empty. All slots number at most entries / chunk_size + nodes.
-    CA_HD uint32_t ChunkFirst(uint32_t i, uint32_t chunk_size) const { return count_scan[i] / chunk_size + i; }
-    CA_HD uint32_t ChunkCount(uint32_t i, uint32_t chunk_size) const { return (count[i] + chunk_size - 1) / chunk_size; }
 };
 
 // The tree as the levels build it, one item per record.
 struct RecordsView {
     uint32_t* kind;   // RecordKind
     float* split;
-    uint32_t* left;   // child record (interior), small root index (small root), store offset (store leaf)
+    uint32_t* left;   // child record (interior), small root (mask leaf), store offset (store leaf)
     uint32_t* right;  // child record (interior), count (store leaf)
+    uint64_t* mask;   // mask leaf: the small root's triangles in this leaf
+    int32_t* depth;
     // Empty-space cuts made before the split (Zhou et al. 2008, section 3.1): bits 0-2 the number
     // k, then per cut 3 bits: axis (2) and which side is empty (1: the upper side). Positions in
     // cuts[6 * record + i].
@@ -91,14 +87,25 @@ struct RecordsView {
 };
 
 // Small roots (Zhou et al. 2008, section 3.2): each keeps its triangles sorted by index, with their
-// boxes clipped to its cell; the small-node stage builds each one's whole subtree.
+// boxes, and the left/right masks of its split candidates.
 struct SmallRootsView {
-    uint32_t* first;   // first entry in the root store
-    uint32_t* count;   // its triangles (at most 64)
-    uint32_t* record;  // its record (kSmallRoot)
-    int32_t* depth;
-    float* region[6];  // its cell
+    uint32_t* first;  // first entry in the root store
+    uint32_t* count;
     EntriesView store;
+    uint32_t* entry_root;  // root of each store entry
+    // Candidate c = 6 * entry + 2 * axis + side (side 0: the box's lower face, 1: upper face).
+    uint64_t* cand_left;
+    uint64_t* cand_right;
+};
+
+struct SmallNodesView {
+    uint32_t* record;
+    uint32_t* root;
+    uint64_t* mask;
+    int32_t* depth;
+    float* region[6];
+    uint32_t* split;  // 1 when the node was split
+    uint32_t* split_scan;
 
     CA_HD Aabb Region(uint32_t i) const {
         return Aabb(Vec3(region[0][i], region[1][i], region[2][i]), Vec3(region[3][i], region[4][i], region[5][i]));
@@ -120,10 +127,7 @@ struct LevelTotals {
     uint32_t leaf_store_size;   // items in the large-leaf store (grown by atomic adds)
     uint32_t large_leaves;      // leaves made by the large-node stage (atomic adds)
     uint32_t empty_space_cuts;  // cuts of empty space, each with an empty leaf (atomic adds)
-    uint32_t max_depth;         // the deepest node (atomic max)
-    uint32_t small_nodes;       // nodes the small-node stage made (atomic adds)
-    uint32_t tree_nodes;        // the final tree's nodes and index-list items, after the up pass
-    uint32_t tree_items;
+    uint32_t pad;
     float root_box[6];
 };
 
@@ -200,33 +204,12 @@ CA_HD inline Aabb ChildEntryBox(const Triangle& t, const Aabb& entry, const Aabb
     return clipped.Empty() ? cut : clipped;
 }
 
-CA_HD inline int PopCount(uint64_t x) {
-#if CA_DEVICE_CODE
-    return __popcll(x);
-#else
-    return __builtin_popcountll(x);
-#endif
-}
-
-// The lowest n bits set (n <= 64).
-CA_HD inline uint64_t LowBits(uint32_t n) { return n >= 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1); }
-
 // Atomic add that works in host (oneTBB threads) and device code.
 CA_HD inline uint32_t AtomicAdd(uint32_t* p, uint32_t v) {
 #if CA_DEVICE_CODE
     return atomicAdd(p, v);
 #else
     return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-#endif
-}
-
-CA_HD inline void AtomicMax(uint32_t* p, uint32_t v) {
-#if CA_DEVICE_CODE
-    atomicMax(p, v);
-#else
-    uint32_t seen = __atomic_load_n(p, __ATOMIC_RELAXED);
-    while (seen < v && !__atomic_compare_exchange_n(p, &seen, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-    }
 #endif
 }
 

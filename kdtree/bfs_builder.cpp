@@ -2,10 +2,9 @@
 // small-node stage, output stage), with the per-chunk atomics and warp scans of Chang et al. 2013.
 //
 // Host code orders the passes and owns the work lists; every per-item pass is a CA_HD functor run
-// by ParallelFor on either backend, except the passes over chunks of triangles and the small-node
-// stage, which use warp intrinsics on the GPU (kdtree/bfs_chunk_passes.cpp and
-// kdtree/bfs_small_subtrees.cpp, with CPU twins). Each large-node level reads back one small struct
-// of sizes (LevelTotals), and the output stage one more; nothing else waits for the GPU.
+// by ParallelFor on either backend, except the two passes over chunks of triangles that use warp
+// intrinsics on the GPU (kdtree/bfs_chunk_passes.cpp, with CPU twins). Each level reads back one
+// small struct of sizes (LevelTotals); nothing else waits for the GPU.
 #include "kdtree/bfs_builder.h"
 
 #include <algorithm>
@@ -19,11 +18,28 @@
 #include "core/primitives.h"
 #include "kdtree/bfs_build_state.h"
 #include "kdtree/bfs_chunk_passes.h"
-#include "kdtree/bfs_small_subtrees.h"
 
 namespace caustica {
 namespace bfs {
 namespace {
+
+CA_HD inline int PopCount(uint64_t x) {
+#if CA_DEVICE_CODE
+    return __popcll(x);
+#else
+    return __builtin_popcountll(x);
+#endif
+}
+
+CA_HD inline uint32_t LowestBit(uint64_t x) {
+#if CA_DEVICE_CODE
+    return uint32_t(__ffsll(static_cast<long long>(x)) - 1);
+#else
+    return uint32_t(__builtin_ctzll(x));
+#endif
+}
+
+CA_HD inline uint64_t LowBits(uint32_t n) { return n >= 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1); }
 
 // ---- Initialization ----------------------------------------------------------------------------
 
@@ -43,7 +59,6 @@ struct InitRoot {
         nodes.record[0] = 0;
         nodes.begin[0] = 0;
         nodes.count[0] = count;
-        nodes.count_scan[0] = 0;
         nodes.depth[0] = 0;
         nodes.useless_run[0] = 0;
         nodes.SetRegion(0, Aabb(Vec3(0.0f), Vec3(0.0f)));  // replaced by the root's box
@@ -52,16 +67,18 @@ struct InitRoot {
             nodes.key[3 + a][0] = kKeyMaxIdentity;
         }
         records.kind[0] = kUndecided;
+        records.depth[0] = 0;
         *totals = LevelTotals{};
     }
 };
 
 // Copies n entries of a node into the small-root store sorted by triangle index (so that the
 // masks, the candidate order and the leaves' index order do not depend on the order in which the
-// GPU's atomics laid the entries out), and makes it small root 'root' with record 'record'.
+// GPU's atomics laid the entries out), and makes the root the small node 'root' of the first
+// small level.
 CA_HD inline void EmitSmallRoot(const EntriesView& src, uint32_t begin, uint32_t n, uint32_t root, uint32_t first,
                                 uint32_t record, int32_t depth, const Aabb& cell, const SmallRootsView& roots,
-                                const RecordsView& records) {
+                                const SmallNodesView& small) {
     // Insertion sort of (triangle, entry) pairs; at most 64 of them.
     uint32_t tri[64], order[64];
     for (uint32_t j = 0; j < n; ++j) {
@@ -75,15 +92,17 @@ CA_HD inline void EmitSmallRoot(const EntriesView& src, uint32_t begin, uint32_t
         tri[k] = t;
         order[k] = j;
     }
-    for (uint32_t j = 0; j < n; ++j) roots.store.Set(first + j, tri[j], src.Box(begin + order[j]));
+    for (uint32_t j = 0; j < n; ++j) {
+        roots.store.Set(first + j, tri[j], src.Box(begin + order[j]));
+        roots.entry_root[first + j] = root;
+    }
     roots.first[root] = first;
     roots.count[root] = n;
-    roots.record[root] = record;
-    roots.depth[root] = depth;
-    roots.SetRegion(root, cell);
-    records.kind[record] = kSmallRoot;
-    records.left[record] = root;
-    records.chain[record] = 0;
+    small.record[root] = record;
+    small.root[root] = root;
+    small.mask[root] = LowBits(n);
+    small.depth[root] = depth;
+    small.SetRegion(root, cell);
 }
 
 // A scene of at most T triangles starts in the small-node stage: its root is the only small root.
@@ -92,6 +111,7 @@ struct InitSmallRoot {
     uint32_t count;
     RecordsView records;
     SmallRootsView roots;
+    SmallNodesView small;
     LevelTotals* totals;
     CA_HD void operator()(int) const {
         Aabb box;
@@ -101,11 +121,19 @@ struct InitSmallRoot {
             totals->root_box[a] = box.lo[a];
             totals->root_box[3 + a] = box.hi[a];
         }
-        EmitSmallRoot(entries, 0, count, 0, 0, 0, 0, box, roots, records);
+        records.kind[0] = kUndecided;
+        records.depth[0] = 0;
+        EmitSmallRoot(entries, 0, count, 0, 0, 0, 0, box, roots, small);
     }
 };
 
 // ---- Large-node stage (Zhou et al. 2008, Algorithm 2) ------------------------------------------
+
+struct CountChunks {
+    LargeNodesView nodes;
+    uint32_t chunk_size;
+    CA_HD void operator()(int i) const { nodes.chunk_count[i] = (nodes.count[i] + chunk_size - 1) / chunk_size; }
+};
 
 // Makes large node i a leaf whose triangles the classify pass copies into the leaf store.
 CA_HD inline void MakeStoreLeaf(const LargeLevelView& level, LevelTotals* totals, uint32_t i) {
@@ -158,8 +186,8 @@ struct SplitLargeNodes {
         }
         level.child_count[2 * i] = 0;
         level.child_count[2 * i + 1] = 0;
+        records.depth[rec] = depth;
         records.chain[rec] = 0;
-        AtomicMax(&totals->max_depth, uint32_t(depth));
         if (depth >= max_depth || MaxComponent(tight.Extent()) <= 0.0f) {
             MakeStoreLeaf(level, totals, i);
             return;
@@ -195,69 +223,66 @@ struct SplitLargeNodes {
     }
 };
 
-// What each child of a large node (two slots per node) becomes: a next active node, a small
-// root, or nothing (the children of leaves). Slots carry two 32-bit counters in one 64-bit word,
-// (active | small << 32), so one scan numbers both kinds.
-CA_HD inline uint64_t SlotPair(bool split, uint32_t n, uint32_t small_threshold, uint32_t value) {
-    if (!split) return 0;
-    return n <= small_threshold ? uint64_t(value) << 32 : uint64_t(value);
-}
-CA_HD inline uint32_t Low(uint64_t x) { return uint32_t(x); }
-CA_HD inline uint32_t High(uint64_t x) { return uint32_t(x >> 32); }
-
 // After the count pass: turns nodes whose split would be useless once too often into leaves,
-// counts the cuts that stay, flags what each child becomes (slot_kind: 1 in its kind's half;
-// slot_size: its entries in its kind's half) and clears the counters for the classify pass.
+// counts the cuts that stay, and clears the counters for the classify pass.
 struct JudgeSplits {
     LargeLevelView level;
     LevelTotals* totals;
-    uint32_t small_threshold;
-    uint64_t *slot_kind, *slot_size;
     CA_HD void operator()(int ii) const {
         const uint32_t i = uint32_t(ii);
         const uint32_t left = level.child_count[2 * i], right = level.child_count[2 * i + 1];
         level.child_count[2 * i] = 0;
         level.child_count[2 * i + 1] = 0;
-        bool split = level.nodes.split_axis[i] >= 0;
+        if (level.nodes.split_axis[i] < 0) return;
         const uint32_t count = level.nodes.count[i];
-        if (split && UselessSplit(count, left, right) &&
+        if (UselessSplit(count, left, right) &&
             (level.nodes.useless_run[i] >= kMaxUselessRun || (left == count && right == count))) {
             MakeStoreLeaf(level, totals, i);
-            split = false;
+            return;
         }
-        if (split) {
-            const uint32_t cuts = level.records.chain[level.nodes.record[i]] & 7u;
-            if (cuts > 0) AtomicAdd(&totals->empty_space_cuts, cuts);
-        }
-        slot_kind[2 * i] = SlotPair(split, left, small_threshold, 1);
-        slot_kind[2 * i + 1] = SlotPair(split, right, small_threshold, 1);
-        slot_size[2 * i] = SlotPair(split, left, small_threshold, left);
-        slot_size[2 * i + 1] = SlotPair(split, right, small_threshold, right);
+        const uint32_t cuts = level.records.chain[level.nodes.record[i]] & 7u;
+        if (cuts > 0) AtomicAdd(&totals->empty_space_cuts, cuts);
     }
 };
 
-// Writes the children: next active nodes and small roots (whose records follow the active ones),
-// and the level's totals for the host.
+enum SlotKind : uint32_t { kDead = 0, kActive = 1, kSmall = 2 };
+
+// What each child (two slots per node) becomes: a next active node, a small root, or nothing
+// (the children of leaves).
+CA_HD inline SlotKind ClassifySlot(const LargeLevelView& v, uint32_t s, uint32_t small_threshold) {
+    if (v.nodes.split_axis[s >> 1] < 0) return kDead;
+    return v.child_count[s] <= small_threshold ? kSmall : kActive;
+}
+
+struct FlagSlots {
+    LargeLevelView level;
+    uint32_t small_threshold;
+    uint32_t *active, *small, *active_count, *small_count;
+    CA_HD void operator()(int ss) const {
+        const uint32_t s = uint32_t(ss);
+        const SlotKind kind = ClassifySlot(level, s, small_threshold);
+        const uint32_t n = level.child_count[s];
+        active[s] = kind == kActive;
+        small[s] = kind == kSmall;
+        active_count[s] = kind == kActive ? n : 0;
+        small_count[s] = kind == kSmall ? n : 0;
+    }
+};
+
+// Writes the children: next active nodes and small roots (whose records follow the active ones).
 struct EmitLargeChildren {
     LargeLevelView level;
     LargeNodesView next_nodes;
     SmallRootsView roots;
-    LevelTotals* totals;
+    SmallNodesView small;
+    uint32_t small_threshold;
     uint32_t slot_count;
-    const uint64_t *slot_kind, *kind_scan, *slot_size, *size_scan;
+    const uint32_t *active, *active_scan, *small_scan, *small_count_scan;
     uint32_t record_base, root_base, root_entry_base;
     CA_HD void operator()(int ss) const {
         const uint32_t s = uint32_t(ss);
-        const uint32_t last = slot_count - 1;
-        const uint64_t kind_total = kind_scan[last] + slot_kind[last];
-        if (s == last) {
-            const uint64_t size_total = size_scan[last] + slot_size[last];
-            totals->next_nodes = Low(kind_total);
-            totals->new_small_roots = High(kind_total);
-            totals->next_entries = Low(size_total);
-            totals->new_small_entries = High(size_total);
-        }
-        if (slot_kind[s] == 0) return;  // a leaf's child
+        const SlotKind kind = ClassifySlot(level, s, small_threshold);
+        if (kind == kDead) return;
         const LargeNodesView& nodes = level.nodes;
         const RecordsView& records = level.records;
         const uint32_t i = s >> 1;
@@ -267,13 +292,13 @@ struct EmitLargeChildren {
         const Aabb cell = ChildCell(nodes.Region(i), nodes.split_axis[i], nodes.split_pos[i], side);
         const uint32_t begin = 2 * nodes.count_scan[i] + uint32_t(side) * nodes.count[i];
         const uint32_t n = level.child_count[s];
+        const uint32_t active_total = active_scan[slot_count - 1] + active[slot_count - 1];
         uint32_t rec;
-        if (Low(slot_kind[s])) {
-            const uint32_t j = Low(kind_scan[s]);
+        if (kind == kActive) {
+            const uint32_t j = active_scan[s];
             rec = record_base + j;
             next_nodes.begin[j] = begin;
             next_nodes.count[j] = n;
-            next_nodes.count_scan[j] = Low(size_scan[s]);  // the active children's entries before it
             next_nodes.SetRegion(j, cell);
             for (int a = 0; a < 3; ++a) {
                 next_nodes.key[a][j] = kKeyMinIdentity;
@@ -283,21 +308,160 @@ struct EmitLargeChildren {
             next_nodes.depth[j] = depth;
             const bool useless = UselessSplit(nodes.count[i], level.child_count[2 * i], level.child_count[2 * i + 1]);
             next_nodes.useless_run[j] = useless ? nodes.useless_run[i] + 1 : 0;
-            records.kind[rec] = kUndecided;  // until its level decides
         } else {
-            const uint32_t j = High(kind_scan[s]);
-            rec = record_base + Low(kind_total) + j;
-            EmitSmallRoot(level.next, begin, n, root_base + j, root_entry_base + High(size_scan[s]), rec, depth, cell,
-                          roots, records);
+            const uint32_t j = small_scan[s];
+            rec = record_base + active_total + j;
+            EmitSmallRoot(level.next, begin, n, root_base + j, root_entry_base + small_count_scan[s], rec, depth, cell,
+                          roots, small);
         }
+        records.kind[rec] = kUndecided;  // until its level decides
+        records.depth[rec] = depth;
         (side == 0 ? records.left : records.right)[parent] = rec;
     }
 };
 
+struct LargeLevelTotals {
+    LevelTotals* totals;
+    uint32_t last;
+    const uint32_t *active, *active_scan, *small, *small_scan, *active_count, *active_count_scan, *small_count,
+        *small_count_scan;
+    CA_HD void operator()(int) const {
+        totals->next_nodes = active_scan[last] + active[last];
+        totals->new_small_roots = small_scan[last] + small[last];
+        totals->new_small_entries = small_count_scan[last] + small_count[last];
+        totals->next_entries = active_count_scan[last] + active_count[last];
+    }
+};
+
+// ---- Small-node stage (Zhou et al. 2008, Algorithm 4; Chang et al. 2013, section 13.3) ---------
+
+// PreprocessSmallNodes: the candidates are the faces of the small root's triangles' boxes, each
+// with the masks of the root's triangles on its left and right, computed once.
+struct PreprocessSmallNodes {
+    SmallRootsView roots;
+    CA_HD void operator()(int cc) const {
+        const uint32_t c = uint32_t(cc);
+        const uint32_t e = c / 6, axis = (c % 6) / 2, upper = c & 1;
+        const float p = roots.store.box[3 * upper + axis][e];
+        const uint32_t root = roots.entry_root[e];
+        const uint32_t first = roots.first[root], n = roots.count[root];
+        uint64_t left_mask = 0, right_mask = 0;
+        for (uint32_t j = 0; j < n; ++j) {
+            bool left, right;
+            ClassifyExtent(roots.store.box[axis][first + j], roots.store.box[3 + axis][first + j], p, &left, &right);
+            left_mask |= uint64_t(left) << j;
+            right_mask |= uint64_t(right) << j;
+        }
+        roots.cand_left[c] = left_mask;
+        roots.cand_right[c] = right_mask;
+    }
+};
+
+// ProcessSmallNodes: the exact SAH of every candidate inside the node by popcounts; split when the
+// best beats the leaf cost. Ties go to the lowest SAH, then the lowest axis, then the lowest
+// position, so the choice depends on the candidates as a set, not on their order.
+struct SplitSmallNodes {
+    SmallNodesView nodes;
+    SmallRootsView roots;
+    RecordsView records;
+    uint32_t* best_candidate;
+    float cost_traversal, cost_intersection;
+    int max_depth;
+    CA_HD void operator()(int ii) const {
+        const uint32_t i = uint32_t(ii);
+        const uint32_t rec = nodes.record[i];
+        const uint64_t mask = nodes.mask[i];
+        const int32_t depth = nodes.depth[i];
+        const Aabb cell = nodes.Region(i);
+        const int count = PopCount(mask);
+        const float area = cell.SurfaceArea();
+        records.depth[rec] = depth;
+        records.chain[rec] = 0;
+        float best = INFINITY;
+        uint32_t best_c = 0;
+        if (depth < max_depth && count > 0 && area > 0.0f) {
+            const uint32_t first = roots.first[nodes.root[i]];
+            for (uint64_t rest = mask; rest != 0; rest &= rest - 1) {
+                const uint32_t e = first + LowestBit(rest);
+                for (uint32_t axis = 0; axis < 3; ++axis) {
+                    for (uint32_t upper = 0; upper < 2; ++upper) {
+                        const float p = roots.store.box[3 * upper + axis][e];
+                        if (!(cell.lo[axis] < p && p < cell.hi[axis])) continue;
+                        const uint32_t c = 6 * e + 2 * axis + upper;
+                        const int left = PopCount(mask & roots.cand_left[c]);
+                        const int right = PopCount(mask & roots.cand_right[c]);
+                        if (left == count && right == count) continue;
+                        const float area_left = ChildCell(cell, int(axis), p, 0).SurfaceArea();
+                        const float area_right = ChildCell(cell, int(axis), p, 1).SurfaceArea();
+                        const float cost = cost_traversal +
+                                           cost_intersection * (area_left * float(left) + area_right * float(right)) / area;
+                        // Equal costs (rounding makes nearby planes tie) go to the lower axis,
+                        // then the lower position: a choice that does not depend on the order of
+                        // the candidates. Equal (axis, position) pairs have equal masks.
+                        const uint32_t best_axis = (best_c % 6) / 2;
+                        const float best_pos = roots.store.box[3 * ((best_c & 1)) + best_axis][best_c / 6];
+                        if (cost < best ||
+                            (cost == best && (axis < best_axis || (axis == best_axis && p < best_pos)))) {
+                            best = cost;
+                            best_c = c;
+                        }
+                    }
+                }
+            }
+        }
+        if (best < cost_intersection * float(count)) {
+            const uint32_t e = best_c / 6, axis = (best_c % 6) / 2, upper = best_c & 1;
+            records.kind[rec] = axis;
+            records.split[rec] = roots.store.box[3 * upper + axis][e];
+            best_candidate[i] = best_c;
+            nodes.split[i] = 1;
+        } else {
+            records.kind[rec] = kMaskLeaf;
+            records.left[rec] = nodes.root[i];
+            records.mask[rec] = mask;
+            nodes.split[i] = 0;
+        }
+    }
+};
+
+struct EmitSmallChildren {
+    SmallNodesView nodes, next;
+    SmallRootsView roots;
+    RecordsView records;
+    const uint32_t* best_candidate;
+    uint32_t record_base;
+    CA_HD void operator()(int ii) const {
+        const uint32_t i = uint32_t(ii);
+        if (!nodes.split[i]) return;
+        const uint32_t parent = nodes.record[i];
+        const uint32_t c = best_candidate[i];
+        const int axis = int(records.kind[parent]);
+        const float p = records.split[parent];
+        for (int side = 0; side < 2; ++side) {
+            const uint32_t j = 2 * nodes.split_scan[i] + uint32_t(side);
+            const uint32_t rec = record_base + j;
+            next.record[j] = rec;
+            next.root[j] = nodes.root[i];
+            next.mask[j] = nodes.mask[i] & (side == 0 ? roots.cand_left[c] : roots.cand_right[c]);
+            next.depth[j] = nodes.depth[i] + 1;
+            next.SetRegion(j, ChildCell(nodes.Region(i), axis, p, side));
+            records.kind[rec] = kUndecided;
+            records.depth[rec] = nodes.depth[i] + 1;
+            (side == 0 ? records.left : records.right)[parent] = rec;
+        }
+    }
+};
+
+struct SmallLevelTotals {
+    LevelTotals* totals;
+    const uint32_t *split, *split_scan;
+    uint32_t last;
+    CA_HD void operator()(int) const { totals->next_nodes = 2 * (split_scan[last] + split[last]); }
+};
+
 // ---- Output stage (Zhou et al. 2008, Algorithm 5) ----------------------------------------------
 
-// UpPass: subtree sizes in nodes and index-list items, children before parents. Small roots
-// have theirs from the small-node stage.
+// UpPass: subtree sizes in nodes and index-list items, children before parents.
 struct UpPass {
     RecordsView records;
     uint32_t base;
@@ -309,30 +473,27 @@ struct UpPass {
             const uint32_t l = records.left[r], rr = records.right[r];
             records.size[r] = 2 * cuts + 1 + records.size[l] + records.size[rr];
             records.items[r] = records.items[l] + records.items[rr];
-        } else if (kind == kStoreLeaf) {
+        } else {
             records.size[r] = 1;
-            records.items[r] = records.right[r];
+            records.items[r] = kind == kMaskLeaf ? uint32_t(PopCount(records.mask[r]))
+                                                 : (kind == kStoreLeaf ? records.right[r] : 0u);
         }
     }
 };
 
-// The tree's size for the host, and the root's place for the down pass.
-struct TreeTotals {
+struct SetRootAddress {
     RecordsView records;
-    LevelTotals* totals;
     CA_HD void operator()(int) const {
-        totals->tree_nodes = records.size[0];
-        totals->tree_items = records.items[0];
         records.address[0] = 0;
         records.offset[0] = 0;
     }
 };
 
 // DownPass: each record writes its nodes (cut chain, split, or leaf and its indices) at its address
-// and gives its children theirs, parents before children. Small roots write their subtrees later
-// (EmitSmallSubtrees).
+// and gives its children theirs, parents before children.
 struct DownPass {
     RecordsView records;
+    SmallRootsView roots;
     const uint32_t* leaf_store;
     KdNode* out_nodes;
     uint32_t* out_indices;
@@ -342,7 +503,15 @@ struct DownPass {
         const uint32_t kind = records.kind[r];
         uint32_t a = records.address[r];
         const uint32_t offset = records.offset[r];
-        if (kind == kSmallRoot) return;
+        if (kind == kMaskLeaf) {
+            const uint64_t mask = records.mask[r];
+            const uint32_t first = roots.first[records.left[r]];
+            uint32_t n = 0;
+            for (uint32_t j = 0; j < 64; ++j)
+                if ((mask >> j) & 1u) out_indices[offset + n++] = roots.store.tri[first + j];
+            out_nodes[a] = KdNode::Leaf(offset, n);
+            return;
+        }
         if (kind == kStoreLeaf) {
             const uint32_t first = records.left[r], n = records.right[r];
             for (uint32_t j = 0; j < n; ++j) out_indices[offset + j] = leaf_store[first + j];
@@ -376,38 +545,6 @@ struct DownPass {
     }
 };
 
-// The record ranges of the large levels (at most max_depth + 2: every level is a depth deeper).
-struct BatchList {
-    static constexpr int kMax = kMaxSmallStageDepth + 2;
-    uint32_t begin[kMax], end[kMax];
-    int count;
-};
-
-#if defined(__CUDACC__)
-// Up to this many records the GPU runs each output pass as one block that walks the levels with
-// a barrier between them, instead of one launch per level.
-constexpr uint32_t kOneBlockRecords = 1u << 17;
-constexpr uint32_t kOneBlockThreads = 1024;
-
-__global__ void UpPassOneBlock(RecordsView records, BatchList batches, LevelTotals* totals) {
-    for (int k = batches.count - 1; k >= 0; --k) {
-        const UpPass pass{records, batches.begin[k]};
-        for (uint32_t i = threadIdx.x; i < batches.end[k] - batches.begin[k]; i += blockDim.x) pass(int(i));
-        __syncthreads();
-    }
-    if (threadIdx.x == 0) TreeTotals{records, totals}(0);
-}
-
-__global__ void DownPassOneBlock(RecordsView records, BatchList batches, const uint32_t* leaf_store, KdNode* nodes,
-                                 uint32_t* indices) {
-    for (int k = 0; k < batches.count; ++k) {
-        const DownPass pass{records, leaf_store, nodes, indices, batches.begin[k]};
-        for (uint32_t i = threadIdx.x; i < batches.end[k] - batches.begin[k]; i += blockDim.x) pass(int(i));
-        __syncthreads();
-    }
-}
-#endif
-
 // ---- Work-list storage -------------------------------------------------------------------------
 
 template <class T>
@@ -440,11 +577,11 @@ std::vector<Buffer<T>> MakeBuffers(MemorySpace s, int n) {
 }
 
 struct LargeNodeBuffers {
-    std::vector<Buffer<uint32_t>> u;  // record, begin, count, count_scan, useless_run, key[6]
+    std::vector<Buffer<uint32_t>> u;  // record, begin, count, useless_run, chunk_count, chunk_first, count_scan, key[6]
     std::vector<Buffer<int32_t>> s;   // depth, split_axis
     std::vector<Buffer<float>> f;     // region[6], split_pos
-    explicit LargeNodeBuffers(MemorySpace sp)
-        : u(MakeBuffers<uint32_t>(sp, 11)), s(MakeBuffers<int32_t>(sp, 2)), f(MakeBuffers<float>(sp, 7)) {}
+    explicit LargeNodeBuffers(MemorySpace sp) : u(MakeBuffers<uint32_t>(sp, 13)), s(MakeBuffers<int32_t>(sp, 2)),
+                                                f(MakeBuffers<float>(sp, 7)) {}
     void Reserve(size_t n) {
         for (auto& b : u) Grow(b, n, false);
         for (auto& b : s) Grow(b, n, false);
@@ -455,9 +592,11 @@ struct LargeNodeBuffers {
         v.record = u[0].data();
         v.begin = u[1].data();
         v.count = u[2].data();
-        v.count_scan = u[3].data();
-        v.useless_run = u[4].data();
-        for (int a = 0; a < 6; ++a) v.key[a] = u[5 + a].data();
+        v.useless_run = u[3].data();
+        v.chunk_count = u[4].data();
+        v.chunk_first = u[5].data();
+        v.count_scan = u[6].data();
+        for (int a = 0; a < 6; ++a) v.key[a] = u[7 + a].data();
         v.depth = s[0].data();
         v.split_axis = s[1].data();
         for (int a = 0; a < 6; ++a) v.region[a] = f[a].data();
@@ -466,14 +605,45 @@ struct LargeNodeBuffers {
     }
 };
 
+struct SmallNodeBuffers {
+    std::vector<Buffer<uint32_t>> u;  // record, root, split, split_scan
+    Buffer<uint64_t> mask;
+    Buffer<int32_t> depth;
+    std::vector<Buffer<float>> region;
+    explicit SmallNodeBuffers(MemorySpace sp)
+        : u(MakeBuffers<uint32_t>(sp, 4)), mask(sp), depth(sp), region(MakeBuffers<float>(sp, 6)) {}
+    void Reserve(size_t n, bool keep) {
+        for (auto& b : u) Grow(b, n, keep);
+        Grow(mask, n, keep);
+        Grow(depth, n, keep);
+        for (auto& b : region) Grow(b, n, keep);
+    }
+    SmallNodesView View() {
+        SmallNodesView v;
+        v.record = u[0].data();
+        v.root = u[1].data();
+        v.split = u[2].data();
+        v.split_scan = u[3].data();
+        v.mask = mask.data();
+        v.depth = depth.data();
+        for (int a = 0; a < 6; ++a) v.region[a] = region[a].data();
+        return v;
+    }
+};
+
 struct RecordBuffers {
     std::vector<Buffer<uint32_t>> u;  // kind, left, right, chain, size, items, address, offset
     Buffer<float> split, cuts;
-    explicit RecordBuffers(MemorySpace sp) : u(MakeBuffers<uint32_t>(sp, 8)), split(sp), cuts(sp) {}
-    void Reserve(size_t n) {
+    Buffer<uint64_t> mask;
+    Buffer<int32_t> depth;
+    explicit RecordBuffers(MemorySpace sp) : u(MakeBuffers<uint32_t>(sp, 8)), split(sp), cuts(sp), mask(sp), depth(sp) {}
+    // Only large-stage records have cut chains: small-stage levels pass with_cuts = false.
+    void Reserve(size_t n, bool with_cuts) {
         for (auto& b : u) Grow(b, n, true);
         Grow(split, n, true);
-        Grow(cuts, 6 * n, true);
+        if (with_cuts) Grow(cuts, 6 * n, true);
+        Grow(mask, n, true);
+        Grow(depth, n, true);
     }
     RecordsView View() {
         RecordsView v;
@@ -487,32 +657,26 @@ struct RecordBuffers {
         v.offset = u[7].data();
         v.split = split.data();
         v.cuts = cuts.data();
+        v.mask = mask.data();
+        v.depth = depth.data();
         return v;
     }
 };
 
 struct SmallRootBuffers {
-    std::vector<Buffer<uint32_t>> u;  // first, count, record
-    Buffer<int32_t> depth;
-    std::vector<Buffer<float>> region;
+    Buffer<uint32_t> first, count, entry_root;
     EntryBuffers store;
+    Buffer<uint64_t> cand_left, cand_right;
     explicit SmallRootBuffers(MemorySpace sp)
-        : u(MakeBuffers<uint32_t>(sp, 3)), depth(sp), region(MakeBuffers<float>(sp, 6)), store(sp) {}
-    // Room for 'roots' roots and 'entries' store entries, keeping those already made.
-    void Reserve(size_t roots, size_t entries) {
-        for (auto& b : u) Grow(b, roots, true);
-        Grow(depth, roots, true);
-        for (auto& b : region) Grow(b, roots, true);
-        store.Reserve(entries, true);
-    }
+        : first(sp), count(sp), entry_root(sp), store(sp), cand_left(sp), cand_right(sp) {}
     SmallRootsView View() {
         SmallRootsView v;
-        v.first = u[0].data();
-        v.count = u[1].data();
-        v.record = u[2].data();
-        v.depth = depth.data();
-        for (int a = 0; a < 6; ++a) v.region[a] = region[a].data();
+        v.first = first.data();
+        v.count = count.data();
         v.store = store.View();
+        v.entry_root = entry_root.data();
+        v.cand_left = cand_left.data();
+        v.cand_right = cand_right.data();
         return v;
     }
 };
@@ -529,14 +693,13 @@ struct BfsSahBuilder::Impl {
     MemorySpace space;
     EntryBuffers entries[2];
     LargeNodeBuffers large[2];
+    SmallNodeBuffers small[2];
     RecordBuffers records;
     SmallRootBuffers roots;
-    Buffer<uint32_t> child_count, leaf_store;
-    Buffer<uint16_t> decisions;  // the small stage's decision logs
-    std::vector<Buffer<uint64_t>> slots;  // slot_kind, kind_scan, slot_size, size_scan
+    Buffer<uint32_t> child_count, leaf_store, best_candidate;
+    std::vector<Buffer<uint32_t>> slots;  // active, small, active_count, small_count and their scans
     Buffer<LevelTotals> totals;
-    std::vector<std::pair<uint32_t, uint32_t>> batches;  // record ranges of the large levels, in creation order
-    const Triangle* triangles_ = nullptr;  // of the current build
+    std::vector<std::pair<uint32_t, uint32_t>> batches;  // record ranges in creation order
 
     Impl(const Backend& b, const SahParams& p)
         : backend(b),
@@ -544,15 +707,16 @@ struct BfsSahBuilder::Impl {
           space(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host),
           entries{EntryBuffers(space), EntryBuffers(space)},
           large{LargeNodeBuffers(space), LargeNodeBuffers(space)},
+          small{SmallNodeBuffers(space), SmallNodeBuffers(space)},
           records(space),
           roots(space),
           child_count(space),
           leaf_store(space),
-          decisions(space),
-          slots(MakeBuffers<uint64_t>(space, 4)),
+          best_candidate(space),
+          slots(MakeBuffers<uint32_t>(space, 8)),
           totals(space) {
         totals.Resize(1);
-        batches.reserve(size_t(p.max_depth) + 2);  // one batch per large level
+        batches.reserve(2 * size_t(p.max_depth) + 4);  // one batch per level of either stage
     }
 
     LevelTotals ReadTotals() const {
@@ -561,24 +725,26 @@ struct BfsSahBuilder::Impl {
         return t;
     }
 
-    SmallStageView SmallView(KdNode* out_nodes, uint32_t* out_indices) {
-        return SmallStageView{triangles_, decisions.data(), roots.View(), records.View(), totals.data(), params.cost_traversal,
-                              params.cost_intersection, params.max_depth, out_nodes, out_indices};
+    template <class T>
+    Span<T> First(Buffer<T>& b, size_t n) {
+        return Span<T>(b.data(), n);
     }
 
     void Build(Span<const Triangle> triangles, SahTree& out);
-    // Returns the records made and the small roots.
-    void LargeStage(const Triangle* triangles, uint32_t n, uint32_t* record_count, uint32_t* root_count);
-    void Output(uint32_t record_count, uint32_t root_count, SahTree& out);
+    // Returns the small roots and their store entries.
+    void LargeStage(const Triangle* triangles, uint32_t n, uint32_t* record_count, uint32_t* root_count,
+                    uint32_t* root_entries);
+    void SmallStage(uint32_t root_count, uint32_t root_entries, uint32_t* record_count);
+    void Output(uint32_t record_count, SahTree& out);
 };
 
 void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint32_t* record_count,
-                                     uint32_t* root_count) {
+                                     uint32_t* root_count, uint32_t* root_entries) {
     const uint32_t chunk = uint32_t(params.chunk_size);
     const uint32_t threshold = uint32_t(params.small_node_threshold);
     uint32_t active = 1, entry_count = n, rec_count = 1, s_roots = 0, s_entries = 0;
     int cur = 0;
-    records.Reserve(1);
+    records.Reserve(1, true);
     large[cur].Reserve(1);
     entries[cur].Reserve(n, false);
     ParallelFor(backend, "kdtree init entries", n, InitEntries{triangles, entries[cur].View()});
@@ -592,18 +758,24 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         stats.large_nodes += active;
         stats.peak_active_nodes = std::max<uint64_t>(stats.peak_active_nodes, active);
         stats.peak_entries = std::max<uint64_t>(stats.peak_entries, entry_count);
-        // Room for this level's outputs, all bounded by twice its inputs. Buffers only grow, so a
-        // rebuild of the same scene allocates nothing.
-        CA_CHECK_MSG(entry_count < (uint32_t(1) << 31), entry_count, " triangle references in one level");
+        // Room for this level's outputs, all bounded by twice its inputs.
         entries[nxt].Reserve(2 * size_t(entry_count), false);
         large[nxt].Reserve(slot_count);
         Grow(child_count, slot_count, false);
         for (auto& b : slots) Grow(b, slot_count, false);
         Grow(leaf_store, size_t(leaf_store_size) + entry_count, true);
-        records.Reserve(size_t(rec_count) + slot_count);
-        roots.Reserve(size_t(s_roots) + slot_count, size_t(s_entries) + 2 * size_t(entry_count));
+        records.Reserve(size_t(rec_count) + slot_count, true);
+        small[0].Reserve(size_t(s_roots) + slot_count, true);
+        Grow(roots.first, size_t(s_roots) + slot_count, true);
+        Grow(roots.count, size_t(s_roots) + slot_count, true);
+        roots.store.Reserve(size_t(s_entries) + 2 * size_t(entry_count), true);
+        Grow(roots.entry_root, size_t(s_entries) + 2 * size_t(entry_count), true);
 
         LargeNodesView nodes = large[cur].View();
+        ParallelFor(backend, "kdtree count chunks", active, CountChunks{nodes, chunk});
+        ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.count, active), Span<uint32_t>(nodes.count_scan, active));
+        ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.chunk_count, active),
+                                Span<uint32_t>(nodes.chunk_first, active));
         LargeLevelView level{nodes, active, chunk, entries[cur].View(), entries[nxt].View(), triangles,
                              records.View(), child_count.data(), leaf_store.data()};
         const uint32_t chunk_bound = entry_count / chunk + active;
@@ -611,15 +783,19 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         ParallelFor(backend, "kdtree split large nodes", active,
                     SplitLargeNodes{level, totals.data(), params.empty_space_ratio, params.max_depth});
         ChunkCount(backend, level, chunk_bound);
-        uint64_t* w[4];
-        for (int k = 0; k < 4; ++k) w[k] = slots[k].data();
-        ParallelFor(backend, "kdtree judge splits", active, JudgeSplits{level, totals.data(), threshold, w[0], w[2]});
+        ParallelFor(backend, "kdtree judge splits", active, JudgeSplits{level, totals.data()});
         ChunkClassify(backend, level, chunk_bound);
-        ExclusiveScan<uint64_t>(backend, Span<const uint64_t>(w[0], slot_count), Span<uint64_t>(w[1], slot_count));
-        ExclusiveScan<uint64_t>(backend, Span<const uint64_t>(w[2], slot_count), Span<uint64_t>(w[3], slot_count));
+
+        uint32_t* u[8];
+        for (int k = 0; k < 8; ++k) u[k] = slots[k].data();
+        ParallelFor(backend, "kdtree flag children", slot_count, FlagSlots{level, threshold, u[0], u[1], u[2], u[3]});
+        for (int k = 0; k < 4; ++k)
+            ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(u[k], slot_count), Span<uint32_t>(u[4 + k], slot_count));
         ParallelFor(backend, "kdtree emit children", slot_count,
-                    EmitLargeChildren{level, large[nxt].View(), roots.View(), totals.data(), slot_count, w[0], w[1], w[2],
-                                      w[3], rec_count, s_roots, s_entries});
+                    EmitLargeChildren{level, large[nxt].View(), roots.View(), small[0].View(), threshold, slot_count, u[0],
+                                      u[4], u[5], u[7], rec_count, s_roots, s_entries});
+        ParallelFor(backend, "kdtree level totals", 1,
+                    LargeLevelTotals{totals.data(), slot_count - 1, u[0], u[4], u[1], u[5], u[2], u[6], u[3], u[7]});
         const LevelTotals t = ReadTotals();
         const uint32_t created = t.next_nodes + t.new_small_roots;
         batches.emplace_back(rec_count, rec_count + created);
@@ -631,58 +807,67 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         entry_count = t.next_entries;
         cur = nxt;
     }
+    const LevelTotals t = ReadTotals();
+    stats.large_leaf_items = leaf_store_size;
+    stats.large_leaves = t.large_leaves;
+    stats.empty_space_cuts = t.empty_space_cuts;
     *record_count = rec_count;
     *root_count = s_roots;
-    stats.small_root_entries = s_entries;
+    *root_entries = s_entries;
 }
 
-void BfsSahBuilder::Impl::Output(uint32_t record_count, uint32_t root_count, SahTree& out) {
-    RecordsView rv = records.View();
-    CA_CHECK_MSG(batches.size() <= size_t(BatchList::kMax), batches.size(), " large levels");
-    BatchList list{};
-    list.count = int(batches.size());
-    for (size_t k = 0; k < batches.size(); ++k) {
-        list.begin[k] = batches[k].first;
-        list.end[k] = batches[k].second;
-    }
-    bool one_block = false;
-#if defined(__CUDACC__)
-    one_block = backend.IsGpu() && record_count <= kOneBlockRecords;
-    if (one_block) {
-        UpPassOneBlock<<<1, kOneBlockThreads>>>(rv, list, totals.data());
-        detail::CheckLaunch("kdtree up pass");
-    }
-#endif
-    if (!one_block) {
-        for (int k = list.count - 1; k >= 0; --k)
-            ParallelFor(backend, "kdtree up pass", list.end[k] - list.begin[k], UpPass{rv, list.begin[k]});
-        ParallelFor(backend, "kdtree tree totals", 1, TreeTotals{rv, totals.data()});
-    }
-    const LevelTotals t = ReadTotals();
-    out.nodes.Resize(t.tree_nodes, false);
-    out.indices.Resize(t.tree_items, false);
-#if defined(__CUDACC__)
-    if (one_block) {
-        DownPassOneBlock<<<1, kOneBlockThreads>>>(rv, list, leaf_store.data(), out.nodes.data(), out.indices.data());
-        detail::CheckLaunch("kdtree down pass");
-    }
-#endif
-    if (!one_block)
-        for (int k = 0; k < list.count; ++k)
-            ParallelFor(backend, "kdtree down pass", list.end[k] - list.begin[k],
-                        DownPass{rv, leaf_store.data(), out.nodes.data(), out.indices.data(), list.begin[k]});
-    EmitSmallSubtrees(backend, SmallView(out.nodes.data(), out.indices.data()), root_count);
-    out.bounds = Aabb(Vec3(t.root_box[0], t.root_box[1], t.root_box[2]), Vec3(t.root_box[3], t.root_box[4], t.root_box[5]));
-    out.max_depth = int(t.max_depth);
+void BfsSahBuilder::Impl::SmallStage(uint32_t root_count, uint32_t root_entries, uint32_t* record_count) {
     stats.small_roots = root_count;
-    stats.small_nodes = t.small_nodes;
-    stats.large_leaves = t.large_leaves;
-    stats.large_leaf_items = t.leaf_store_size;
-    stats.empty_space_cuts = t.empty_space_cuts;
+    if (root_count == 0) return;
+    Grow(roots.cand_left, 6 * size_t(root_entries), false);
+    Grow(roots.cand_right, 6 * size_t(root_entries), false);
+    ParallelFor(backend, "kdtree preprocess small nodes", 6 * size_t(root_entries), PreprocessSmallNodes{roots.View()});
+    uint32_t active = root_count, rec_count = *record_count;
+    int cur = 0;
+    while (active > 0) {
+        const int nxt = 1 - cur;
+        stats.small_levels++;
+        stats.small_nodes += active;
+        stats.peak_active_nodes = std::max<uint64_t>(stats.peak_active_nodes, active);
+        small[nxt].Reserve(2 * size_t(active), false);
+        Grow(best_candidate, active, false);
+        records.Reserve(size_t(rec_count) + 2 * size_t(active), false);
+        SmallNodesView nodes = small[cur].View();
+        ParallelFor(backend, "kdtree split small nodes", active,
+                    SplitSmallNodes{nodes, roots.View(), records.View(), best_candidate.data(), params.cost_traversal,
+                                    params.cost_intersection, params.max_depth});
+        ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.split, active), Span<uint32_t>(nodes.split_scan, active));
+        ParallelFor(backend, "kdtree emit small children", active,
+                    EmitSmallChildren{nodes, small[nxt].View(), roots.View(), records.View(), best_candidate.data(), rec_count});
+        ParallelFor(backend, "kdtree small level totals", 1,
+                    SmallLevelTotals{totals.data(), nodes.split, nodes.split_scan, active - 1});
+        const uint32_t next = ReadTotals().next_nodes;
+        if (next > 0) batches.emplace_back(rec_count, rec_count + next);
+        rec_count += next;
+        active = next;
+        cur = nxt;
+    }
+    *record_count = rec_count;
+}
+
+void BfsSahBuilder::Impl::Output(uint32_t record_count, SahTree& out) {
+    RecordsView rv = records.View();
+    for (auto it = batches.rbegin(); it != batches.rend(); ++it)
+        ParallelFor(backend, "kdtree up pass", it->second - it->first, UpPass{rv, it->first});
+    uint32_t size_and_items[2];
+    CopyBytes(&size_and_items[0], MemorySpace::Host, rv.size, space, sizeof(uint32_t));
+    CopyBytes(&size_and_items[1], MemorySpace::Host, rv.items, space, sizeof(uint32_t));
+    out.nodes.Resize(size_and_items[0], false);
+    out.indices.Resize(size_and_items[1], false);
+    ParallelFor(backend, "kdtree root address", 1, SetRootAddress{rv});
+    for (const auto& batch : batches)
+        ParallelFor(backend, "kdtree down pass", batch.second - batch.first,
+                    DownPass{rv, roots.View(), leaf_store.data(), out.nodes.data(), out.indices.data(), batch.first});
+    out.max_depth = Reduce<int32_t>(backend, Span<const int32_t>(rv.depth, record_count), ReduceOp::Max);
     stats.records = record_count;
-    stats.nodes = t.tree_nodes;
-    stats.leaves = (t.tree_nodes + 1) / 2;
-    stats.index_count = t.tree_items;
+    stats.nodes = size_and_items[0];
+    stats.leaves = (size_and_items[0] + 1) / 2;
+    stats.index_count = size_and_items[1];
     stats.max_depth = out.max_depth;
 }
 
@@ -692,7 +877,6 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
     CA_CHECK_MSG(triangles.size() < (size_t(1) << 30), triangles.size(), " triangles (at most 2^30)");
     stats = BfsBuildStats{};
     batches.clear();
-    triangles_ = triangles.data();
     const uint32_t n = uint32_t(triangles.size());
     if (n == 0) {
         const KdNode leaf = KdNode::Leaf(0, 0);
@@ -703,26 +887,29 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
         stats.records = stats.nodes = stats.leaves = 1;
         return;
     }
-    uint32_t record_count = 1, root_count = 0;
+    uint32_t record_count = 1, root_count = 0, root_entries = 0;
     if (n <= uint32_t(params.small_node_threshold)) {
         // Too few triangles for the large-node stage: the root is the only small root.
-        records.Reserve(1);
+        records.Reserve(1, true);
         entries[0].Reserve(n, false);
-        roots.Reserve(1, n);
+        small[0].Reserve(1, false);
+        Grow(roots.first, 1, false);
+        Grow(roots.count, 1, false);
+        roots.store.Reserve(n, false);
+        Grow(roots.entry_root, n, false);
         ParallelFor(backend, "kdtree init entries", n, InitEntries{triangles.data(), entries[0].View()});
         ParallelFor(backend, "kdtree init small root", 1,
-                    InitSmallRoot{entries[0].View(), n, records.View(), roots.View(), totals.data()});
+                    InitSmallRoot{entries[0].View(), n, records.View(), roots.View(), small[0].View(), totals.data()});
         batches.emplace_back(0, 1);
         root_count = 1;
-        stats.small_root_entries = n;
+        root_entries = n;
     } else {
-        LargeStage(triangles.data(), n, &record_count, &root_count);
+        LargeStage(triangles.data(), n, &record_count, &root_count, &root_entries);
     }
-    // The small-node stage: every small root's subtree at once, sized here and written by the
-    // output stage once its place is known.
-    Grow(decisions, size_t(root_count) * kSmallDecisionsPerRoot, false);
-    SizeSmallSubtrees(backend, SmallView(nullptr, nullptr), root_count);
-    Output(record_count, root_count, out);
+    const LevelTotals t = ReadTotals();
+    out.bounds = Aabb(Vec3(t.root_box[0], t.root_box[1], t.root_box[2]), Vec3(t.root_box[3], t.root_box[4], t.root_box[5]));
+    SmallStage(root_count, root_entries, &record_count);
+    Output(record_count, out);
 }
 
 BfsSahBuilder::BfsSahBuilder(const Backend& backend, SahParams params) {
@@ -730,8 +917,8 @@ BfsSahBuilder::BfsSahBuilder(const Backend& backend, SahParams params) {
                  "small_node_threshold must be in [1, 64], not ", params.small_node_threshold);
     CA_CHECK_MSG(params.chunk_size >= 32 && params.chunk_size <= 1024 && params.chunk_size % 32 == 0,
                  "chunk_size must be a multiple of 32 in [32, 1024], not ", params.chunk_size);
-    CA_CHECK_MSG(params.max_depth >= 0 && params.max_depth <= kMaxSmallStageDepth, "max_depth must be in [0, ",
-                 kMaxSmallStageDepth, "], not ", params.max_depth);
+    CA_CHECK_MSG(params.max_depth >= 0 && params.max_depth <= 255, "max_depth must be in [0, 255], not ",
+                 params.max_depth);
     CA_CHECK_MSG(params.empty_space_ratio >= 0.0f && params.empty_space_ratio < 1.0f,
                  "empty_space_ratio must be in [0, 1), not ", params.empty_space_ratio);
     impl_ = std::make_unique<Impl>(backend, params);

@@ -12,11 +12,7 @@
 //   both sides (a million identical triangles end in one leaf instead of doubling down to the depth
 //   bound), or after three splits in a row that kept over 90% of the triangles on both sides.
 // - Small nodes: split where the exact SAH, Ct + Ci (AL CL + AR CR) / A, beats the leaf cost
-//   Ci C; ties go to the lowest axis, then the lowest position. Each small root's subtree is built
-//   depth first by one GPU warp (the decisions are the papers' breadth-first ones, node by node).
-//   The candidate masks classify boxes clipped to the small root; after a split, a triangle that
-//   straddles the plane but does not reach a child's cell (clipped against it) leaves that child.
-// - max_depth is at most 64 (the traversal's stack bound).
+//   Ci C; ties go to the lowest axis, then the lowest position.
 // - The CPU and GPU give the same node array, bounds and depth. Leaves hold the same triangles;
 //   small-stage leaves list them in increasing index on both; large-stage leaves (depth bound and
 //   the cases above) may list them in another order on the GPU, whose chunk atomics order them.
@@ -36,17 +32,17 @@ namespace caustica {
 // What the last build did, for benchmarks and tests.
 struct BfsBuildStats {
     int large_levels = 0;            // iterations of the large-node stage
+    int small_levels = 0;            // iterations of the small-node stage
     uint64_t large_nodes = 0;        // active nodes processed by the large-node stage, all levels
-    uint64_t small_nodes = 0;        // nodes made by the small-node stage
+    uint64_t small_nodes = 0;        // nodes processed by the small-node stage, all levels
     uint32_t small_roots = 0;        // nodes that entered the small-node stage from the large one
-    uint64_t small_root_entries = 0; // their triangle references
     uint32_t large_leaves = 0;       // leaves made by the large-node stage (depth bound, no
                                      // extent, or a split that put every triangle on both sides)
     uint32_t large_leaf_items = 0;   // their items
     uint32_t empty_space_cuts = 0;   // empty space cut off large nodes (each adds an empty leaf)
-    uint64_t peak_active_nodes = 0;  // the most active nodes in one large-node level
+    uint64_t peak_active_nodes = 0;  // the most active nodes in one level (large or small)
     uint64_t peak_entries = 0;       // the longest large-stage work list (triangle references)
-    uint32_t records = 0;            // large-stage nodes as built (cut chains count once, small roots once)
+    uint32_t records = 0;            // nodes as built (cut chains count once), before the output stage
     uint32_t nodes = 0;              // nodes of the final tree
     uint32_t leaves = 0;
     uint32_t index_count = 0;        // items of the final index list

@@ -15,20 +15,16 @@
 namespace caustica::bfs {
 namespace {
 
-// The chunk slots up to the last node's last chunk.
-CA_HD inline uint32_t ChunkTotal(const LargeLevelView& v) {
+uint32_t ChunkTotal(const LargeLevelView& v) {
     const uint32_t last = v.node_count - 1;
-    return v.nodes.ChunkFirst(last, v.chunk_size) + v.nodes.ChunkCount(last, v.chunk_size);
+    return v.nodes.chunk_first[last] + v.nodes.chunk_count[last];
 }
 
-// The node of each chunk slot, in scratch memory (CPU only); slots past a node's entries are
-// empty chunks of that node.
+// The node of each chunk, in scratch memory (CPU only).
 uint32_t* ChunkNodes(const Backend& backend, const LargeLevelView& v, uint32_t chunks, size_t extra_bytes) {
     auto* chunk_node = static_cast<uint32_t*>(backend.Scratch(chunks * sizeof(uint32_t) + extra_bytes));
-    for (uint32_t i = 0; i < v.node_count; ++i) {
-        const uint32_t end = i + 1 < v.node_count ? v.nodes.ChunkFirst(i + 1, v.chunk_size) : chunks;
-        for (uint32_t c = v.nodes.ChunkFirst(i, v.chunk_size); c < end; ++c) chunk_node[c] = i;
-    }
+    for (uint32_t i = 0; i < v.node_count; ++i)
+        for (uint32_t c = 0; c < v.nodes.chunk_count[i]; ++c) chunk_node[v.nodes.chunk_first[i] + c] = i;
     return chunk_node;
 }
 
@@ -45,8 +41,8 @@ struct ChunkRange {
 };
 ChunkRange RangeOf(const LargeLevelView& v, const uint32_t* chunk_node, uint32_t c) {
     const uint32_t node = chunk_node[c];
-    const uint32_t first = (c - v.nodes.ChunkFirst(node, v.chunk_size)) * v.chunk_size;
-    return {node, first, std::max(first, std::min(first + v.chunk_size, v.nodes.count[node]))};
+    const uint32_t first = (c - v.nodes.chunk_first[node]) * v.chunk_size;
+    return {node, first, std::min(first + v.chunk_size, v.nodes.count[node])};
 }
 
 void ChunkBoundsCpu(const Backend& backend, const LargeLevelView& v) {
@@ -122,7 +118,7 @@ __device__ uint32_t ChunkNode(const LargeLevelView& v, uint32_t c) {
     uint32_t lo = 0, hi = v.node_count - 1;
     while (lo < hi) {
         const uint32_t mid = (lo + hi + 1) / 2;
-        if (v.nodes.ChunkFirst(mid, v.chunk_size) <= c) lo = mid;
+        if (v.nodes.chunk_first[mid] <= c) lo = mid;
         else hi = mid - 1;
     }
     return lo;
@@ -136,9 +132,10 @@ __device__ uint32_t KeyMax(uint32_t a, uint32_t b) { return a > b ? a : b; }
 // 2013, section 13.2.2).
 __global__ void ChunkBoundsKernel(LargeLevelView v) {
     __shared__ uint32_t warp_keys[6][32];
-    if (blockIdx.x >= ChunkTotal(v)) return;
+    const uint32_t last = v.node_count - 1;
+    if (blockIdx.x >= v.nodes.chunk_first[last] + v.nodes.chunk_count[last]) return;
     const uint32_t node = ChunkNode(v, blockIdx.x);
-    const uint32_t local = (blockIdx.x - v.nodes.ChunkFirst(node, v.chunk_size)) * blockDim.x + threadIdx.x;
+    const uint32_t local = (blockIdx.x - v.nodes.chunk_first[node]) * blockDim.x + threadIdx.x;
     const bool valid = local < v.nodes.count[node];
     const uint32_t e = v.nodes.begin[node] + local;
     const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
@@ -177,9 +174,10 @@ template <bool kWrite>
 __global__ void ChunkClassifyKernel(LargeLevelView v) {
     __shared__ uint32_t warp_offset[2][32];
     __shared__ uint32_t chunk_base[2];
-    if (blockIdx.x >= ChunkTotal(v)) return;
+    const uint32_t last = v.node_count - 1;
+    if (blockIdx.x >= v.nodes.chunk_first[last] + v.nodes.chunk_count[last]) return;
     const uint32_t node = ChunkNode(v, blockIdx.x);
-    const uint32_t local = (blockIdx.x - v.nodes.ChunkFirst(node, v.chunk_size)) * blockDim.x + threadIdx.x;
+    const uint32_t local = (blockIdx.x - v.nodes.chunk_first[node]) * blockDim.x + threadIdx.x;
     bool left = false, right = false;
     if (local < v.nodes.count[node]) ClassifyEntry(v, node, local, &left, &right);
     const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "kdtree/bfs_builder.h"
-#include "kdtree/bfs_small_subtrees.h"
 #include "tests/kdtree/test_scenes.h"
 #include "tests/kdtree/tree_check.h"
 #include "tests/test_support.h"
@@ -230,25 +229,6 @@ TEST(BfsBuilder, RebuildsReuseTheBuilderAndGiveTheSameTree) {
     EXPECT_EQ(testing::CompareTrees(first, testing::Download(tree)), "");
     // The CPU order is deterministic: indices are identical too.
     EXPECT_EQ(first.indices, testing::Download(tree).indices);
-}
-
-TEST(BfsBuilder, SmallStageLanesGiveTheSameTree) {
-    // The GPU deals each small node's candidates and triangles out to the 32 lanes of a warp and
-    // combines their results; played on the CPU, that must give the one-lane tree exactly.
-    SahParams deep;
-    deep.max_depth = 64;
-    for (const auto& scene : GeneratedScenes()) {
-        SCOPED_TRACE(scene.name);
-        const HostTree one = BuildOnCpu(scene.tris, deep);
-        bfs::SetCpuSmallStageLanes(32);
-        const HostTree warp = BuildOnCpu(scene.tris, deep);
-        bfs::SetCpuSmallStageLanes(7);  // lanes that do not divide the six faces of a triangle
-        const HostTree odd = BuildOnCpu(scene.tris, deep);
-        bfs::SetCpuSmallStageLanes(1);
-        EXPECT_EQ(testing::CompareTrees(one, warp), "");
-        EXPECT_EQ(one.indices, warp.indices);
-        EXPECT_EQ(testing::CompareTrees(one, odd), "");
-    }
 }
 
 }  // namespace
