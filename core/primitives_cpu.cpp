@@ -51,11 +51,14 @@ void ExclusiveScan(const Backend&, Span<const T> in, Span<T> out) {
         v = running;
         running += sum;
     }
+    // Within a chunk the sum starts from zero and the chunk's offset is added to each result:
+    // for floats, adding small items one by one to a large running total would lose them.
     ForEachChunk(n, [&](size_t c, size_t begin, size_t end) {
-        T sum = chunk_offset[c];
+        const T offset = chunk_offset[c];
+        T sum = T(0);
         for (size_t i = begin; i < end; ++i) {
             const T v = in[i];  // in and out may alias
-            out[i] = sum;
+            out[i] = offset + sum;
             sum += v;
         }
     });

@@ -47,6 +47,16 @@ TEST_P(PrimitivesCpu, ExclusiveScanFloatIsCloseToLoop) {
     for (size_t i = 0; i < n; ++i) ASSERT_NEAR(out[i], ref[i], 1e-4 * (ref[i] + 1)) << "at " << i;
 }
 
+TEST(PrimitivesCpuLarge, FloatScanKeepsSmallItemsPastTwoToThe24) {
+    // 40M items of 0.5: the running total passes 2^24, where adding 0.5 to a float total
+    // one item at a time no longer changes it.
+    Backend backend = Backend::Cpu();
+    const size_t n = 40000000;
+    std::vector<float> in(n, 0.5f), out(n);
+    ExclusiveScan<float>(backend, in, Span<float>(out));
+    EXPECT_NEAR(out[n - 1], 0.5 * double(n - 1), 1e-4 * 0.5 * double(n));
+}
+
 TEST_P(PrimitivesCpu, ReduceMatchesLoop) {
     const size_t n = GetParam();
     auto in = RandomValues<int32_t>(n, 3, -1000000, 1000000);
