@@ -51,11 +51,7 @@ T ExclusiveScanTotal(const Backend& backend, Span<const T> in, Span<T> out) {
 template <class T>
 T Reduce(const Backend& backend, Span<const T> in, ReduceOp op) {
     if (in.empty()) return ReduceIdentity<T>(op);
-#if CAUSTICA_WITH_CUDA
-    if (backend.IsGpu()) return gpu::Reduce(backend, in, op);
-#endif
-    CA_CHECK(!backend.IsGpu());
-    return cpu::Reduce(in, op);
+    CA_DISPATCH(backend, Reduce(backend, in, op));
 }
 
 template <class T>
@@ -79,11 +75,7 @@ void SegmentedReduce(const Backend& backend, Span<const T> in, Span<const uint32
                      ReduceOp op) {
     if (offsets.size() < 2) return;
     CA_CHECK_LE(offsets.size() - 1, out.size());
-#if CAUSTICA_WITH_CUDA
-    if (backend.IsGpu()) return gpu::SegmentedReduce(backend, in, offsets, out, op);
-#endif
-    CA_CHECK(!backend.IsGpu());
-    cpu::SegmentedReduce(in, offsets, out, op);
+    CA_DISPATCH(backend, SegmentedReduce(backend, in, offsets, out, op));
 }
 
 #define CA_INSTANTIATE(T)                                                                           \

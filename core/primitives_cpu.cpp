@@ -65,7 +65,7 @@ void ExclusiveScan(const Backend&, Span<const T> in, Span<T> out) {
 }
 
 template <class T>
-T Reduce(Span<const T> in, ReduceOp op) {
+T Reduce(const Backend&, Span<const T> in, ReduceOp op) {
     return tbb::parallel_deterministic_reduce(
         tbb::blocked_range<size_t>(0, in.size(), kChunk), ReduceIdentity<T>(op),
         [&](const tbb::blocked_range<size_t>& r, T acc) {
@@ -150,7 +150,7 @@ void RadixSortPairs(const Backend& backend, Span<K> keys, Span<uint32_t> values,
 }
 
 template <class T>
-void SegmentedReduce(Span<const T> in, Span<const uint32_t> offsets, Span<T> out, ReduceOp op) {
+void SegmentedReduce(const Backend&, Span<const T> in, Span<const uint32_t> offsets, Span<T> out, ReduceOp op) {
     tbb::parallel_for(size_t(0), offsets.size() - 1, [&](size_t s) {
         T acc = ReduceIdentity<T>(op);
         for (uint32_t i = offsets[s]; i < offsets[s + 1]; ++i) acc = Combine(acc, in[i], op);
@@ -158,16 +158,6 @@ void SegmentedReduce(Span<const T> in, Span<const uint32_t> offsets, Span<T> out
     });
 }
 
-#define CA_INSTANTIATE(T)                                                                   \
-    template void ExclusiveScan<T>(const Backend&, Span<const T>, Span<T>);                 \
-    template T Reduce<T>(Span<const T>, ReduceOp);                                          \
-    template size_t Compact<T>(const Backend&, Span<const T>, Span<const uint8_t>, Span<T>); \
-    template void SegmentedReduce<T>(Span<const T>, Span<const uint32_t>, Span<T>, ReduceOp);
-CA_FOR_EACH_PRIMITIVE_TYPE(CA_INSTANTIATE)
-#undef CA_INSTANTIATE
-
-#define CA_INSTANTIATE(K) template void RadixSortPairs<K>(const Backend&, Span<K>, Span<uint32_t>, int, int);
-CA_FOR_EACH_SORT_KEY(CA_INSTANTIATE)
-#undef CA_INSTANTIATE
+CA_INSTANTIATE_PRIMITIVE_IMPLEMENTATION
 
 }  // namespace caustica::cpu

@@ -98,16 +98,6 @@ void SegmentedReduce(const Backend& backend, Span<const T> in, Span<const uint32
     });
 }
 
-#define CA_INSTANTIATE(T)                                                                   \
-    template void ExclusiveScan<T>(const Backend&, Span<const T>, Span<T>);                 \
-    template T Reduce<T>(const Backend&, Span<const T>, ReduceOp);                          \
-    template size_t Compact<T>(const Backend&, Span<const T>, Span<const uint8_t>, Span<T>); \
-    template void SegmentedReduce<T>(const Backend&, Span<const T>, Span<const uint32_t>, Span<T>, ReduceOp);
-CA_FOR_EACH_PRIMITIVE_TYPE(CA_INSTANTIATE)
-#undef CA_INSTANTIATE
-
-#define CA_INSTANTIATE(K) template void RadixSortPairs<K>(const Backend&, Span<K>, Span<uint32_t>, int, int);
-CA_FOR_EACH_SORT_KEY(CA_INSTANTIATE)
-#undef CA_INSTANTIATE
+CA_INSTANTIATE_PRIMITIVE_IMPLEMENTATION
 
 }  // namespace caustica::gpu
