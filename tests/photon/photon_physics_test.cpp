@@ -10,6 +10,7 @@
 #include "renderer/render_options.h"
 #include "renderer/scene_eval.h"
 #include "renderer/scene_loader.h"
+#include "tests/renderer/render_still.h"
 
 namespace caustica {
 namespace {
@@ -18,16 +19,9 @@ std::vector<Photon> TracePhotons(const std::string& yaml, int photons, uint64_t 
     SceneLoadOptions quiet;
     quiet.print_warnings = false;
     const Scene scene = LoadSceneFromString(yaml, "test.yaml", quiet);
-    const Backend cpu = Backend::Cpu();
-    RenderOptions options;
-    options.photons = photons;
+    RenderOptions options = testing::SmallFrame(photons, 8, 8);
     options.seed = int(seed);
-    options.width = 8;
-    options.height = 8;
-    FrameRenderer renderer(cpu);
-    PrepareFrame(renderer, scene, options, cpu, 0.0);
-    renderer.AddSample();
-    return renderer.StoredPhotons();
+    return testing::RenderStill(Backend::Cpu(), scene, options, 1)->StoredPhotons();
 }
 
 TEST(PhotonPhysics, NoSpecularObjectsStoreNoPhotons) {

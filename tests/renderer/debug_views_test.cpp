@@ -6,22 +6,16 @@
 #include "renderer/frame_renderer.h"
 #include "renderer/render_options.h"
 #include "renderer/scene_loader.h"
+#include "tests/renderer/render_still.h"
 
 namespace caustica {
 namespace {
 
 Image RenderView(const std::string& view) {
     const Scene scene = LoadScene(std::string(CAUSTICA_SOURCE_DIR) + "/scenes/ring.yaml");
-    const Backend cpu = Backend::Cpu();
-    RenderOptions options;
-    options.photons = 50000;
-    options.width = 64;
-    options.height = 48;
+    RenderOptions options = testing::SmallFrame(50000, 64, 48);
     options.view = view;
-    FrameRenderer renderer(cpu);
-    PrepareFrame(renderer, scene, options, cpu, 0.0);
-    renderer.AddSample();
-    return renderer.CurrentImage();
+    return testing::RenderStill(Backend::Cpu(), scene, options, 1)->CurrentImage();
 }
 
 double MeanLuminance(const Image& image) {

@@ -9,20 +9,14 @@
 #include "renderer/render_options.h"
 #include "renderer/scene_loader.h"
 #include "tests/renderer/image_compare.h"
+#include "tests/renderer/render_still.h"
 #include "tests/test_support.h"
 
 namespace caustica {
 namespace {
 
 Image RenderOnce(const Backend& backend, const Scene& scene) {
-    RenderOptions options;
-    options.photons = 200000;
-    options.width = 200;
-    options.height = 150;
-    FrameRenderer renderer(backend);
-    PrepareFrame(renderer, scene, options, backend, 0.0);
-    renderer.AddSample();
-    return renderer.CurrentImage();
+    return testing::RenderStill(backend, scene, testing::SmallFrame(200000, 200, 150), 1)->CurrentImage();
 }
 
 class FrameGpu : public ::testing::TestWithParam<std::string> {};

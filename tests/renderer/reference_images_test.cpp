@@ -12,6 +12,7 @@
 #include "renderer/render_options.h"
 #include "renderer/scene_loader.h"
 #include "tests/renderer/image_compare.h"
+#include "tests/renderer/render_still.h"
 
 namespace caustica {
 namespace {
@@ -21,20 +22,14 @@ class ReferenceImages : public ::testing::TestWithParam<std::string> {};
 TEST_P(ReferenceImages, MatchTheStoredImage) {
     const std::string source = CAUSTICA_SOURCE_DIR;
     const Scene scene = LoadScene(source + "/scenes/" + GetParam() + ".yaml");
-    const Backend cpu = Backend::Cpu();
-    RenderOptions options;
-    options.photons = 50000;
-    options.width = 96;
-    options.height = 72;
-    FrameRenderer renderer(cpu);
-    PrepareFrame(renderer, scene, options, cpu, 0.0);
-    for (int s = 0; s < 2; ++s) renderer.AddSample();
+    const std::unique_ptr<FrameRenderer> renderer =
+        testing::RenderStill(Backend::Cpu(), scene, testing::SmallFrame(50000, 96, 72), 2);
     // The stored file is 8-bit sRGB: compare with this rendering after the same rounding.
     const std::string reference = source + "/tests/renderer/reference/" + GetParam() + ".png";
     const std::string rendered = ::testing::TempDir() + "/caustica-" + GetParam() + ".png";
-    WritePng(renderer.CurrentImage(), rendered);
+    WritePng(renderer->CurrentImage(), rendered);
     if (const char* update = std::getenv("CAUSTICA_UPDATE_REFERENCES"); update && std::string(update) == "1") {
-        WritePng(renderer.CurrentImage(), reference);
+        WritePng(renderer->CurrentImage(), reference);
         GTEST_SKIP() << "rewrote " << reference;
     }
     EXPECT_TRUE(testing::CloseImages(ReadPng(reference), ReadPng(rendered))) << "rendered: " << rendered;
