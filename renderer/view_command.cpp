@@ -1,6 +1,7 @@
 // caustica view: the live viewer, or, where no window can be opened, the same frame as a PNG file.
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 
 #include "core/error.h"
 #include "renderer/commands.h"
@@ -40,7 +41,7 @@ int ViewMain(const Args& args) {
     PrepareFrame(renderer, scene, options, backend, 0.0);
     for (int s = 0; s < samples; ++s) renderer.AddSample();
     WritePng(renderer.CurrentImage(), fallback_path);
-    std::printf("wrote %s (%s on %s, %u photons stored)\n", fallback_path.c_str(), scene.path.c_str(),
+    std::printf("wrote %s (%s on %s, %u photons stored)\n", std::filesystem::absolute(fallback_path).c_str(), scene.path.c_str(),
                 backend.Describe().c_str(), renderer.stored_photons());
     return 0;
 }
