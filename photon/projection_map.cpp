@@ -7,32 +7,16 @@ namespace {
 
 constexpr float kPi = 3.14159265358979f;
 
-// Whether any ray from 'apex' inside the cone (axis, half-angle) can reach one of the spheres.
-bool ConeSeesSphere(Vec3 apex, Vec3 axis, float half_angle, const SpecularBound& s) {
+// Whether any ray from 'apex' inside the cone (world axis, half-angle by cosine and sine) can reach
+// the sphere: the angle to its centre is at most the half-angle plus the sphere's angular radius.
+bool ConeSeesSphere(Vec3 apex, Vec3 axis, float cos_half, float sin_half, const SpecularBound& s) {
     const Vec3 to = s.center - apex;
     const float d = Length(to);
     if (d <= s.radius) return true;  // the light is inside the object's bounds
-    const float angle = std::acos(std::fmin(1.0f, std::fmax(-1.0f, Dot(to, axis) / d)));
-    return angle <= half_angle + std::asin(s.radius / d);
-}
-
-// A cell of the (cos angle, azimuth) grid as a cone: the direction at its centre and the largest
-// angle from there to its corners, widened a little since a cell's edges bulge past its corners.
-void CellCone(const LightEmission& e, int iz, int iphi, Vec3* axis, float* half_angle) {
-    const float band = (1.0f - e.z_min) / kCellsAlongZ;
-    const float dphi = 2.0f * kPi / kCellsAroundAxis;
-    auto direction = [&](float z, float phi) {
-        const float r = std::sqrt(std::fmax(0.0f, 1.0f - z * z));
-        return e.u * (r * std::cos(phi)) + e.v * (r * std::sin(phi)) + e.w * z;
-    };
-    *axis = Normalize(direction(e.z_min + (iz + 0.5f) * band, (iphi + 0.5f) * dphi));
-    float widest = 0.0f;
-    for (int cz = 0; cz <= 2; ++cz)
-        for (int cp = 0; cp <= 2; ++cp) {
-            const Vec3 corner = direction(e.z_min + (iz + 0.5f * cz) * band, (iphi + 0.5f * cp) * dphi);
-            widest = std::fmax(widest, std::acos(std::fmin(1.0f, Dot(*axis, Normalize(corner)))));
-        }
-    *half_angle = widest * 1.05f + 1e-4f;
+    const float sin_r = s.radius / d, cos_r = std::sqrt(1.0f - sin_r * sin_r);
+    const float cos_limit = cos_half * cos_r - sin_half * sin_r;  // cos(half + angular radius)
+    return sin_half * cos_r + cos_half * sin_r < 0.0f  // the sum passes pi: every direction
+           || Dot(to, axis) >= cos_limit * d;
 }
 
 }  // namespace
@@ -51,9 +35,39 @@ Rgb ProjectionMaps::EmittedPower() const {
     return total;
 }
 
-ProjectionMaps BuildProjectionMaps(Span<const LightSource> lights, Span<const SpecularBound> specular,
-                                   const Aabb& scene_bounds) {
-    ProjectionMaps maps;
+const std::vector<ProjectionMapBuilder::CellCone>& ProjectionMapBuilder::ConesFor(float z_min) {
+    if (z_min == cones_z_min_) return cones_;
+    // Each cell of the (cos angle, azimuth) grid: the direction at its centre, and the largest angle
+    // from there to its corners and edge midpoints, widened a little since edges bulge past them.
+    cones_.clear();
+    const float band = (1.0f - z_min) / kCellsAlongZ;
+    const float dphi = 2.0f * kPi / kCellsAroundAxis;
+    auto direction = [](float z, float phi) {
+        const float r = std::sqrt(std::fmax(0.0f, 1.0f - z * z));
+        return Vec3(r * std::cos(phi), r * std::sin(phi), z);
+    };
+    for (int iz = 0; iz < kCellsAlongZ; ++iz)
+        for (int iphi = 0; iphi < kCellsAroundAxis; ++iphi) {
+            const Vec3 axis = Normalize(direction(z_min + (iz + 0.5f) * band, (iphi + 0.5f) * dphi));
+            float widest = 0.0f;
+            for (int cz = 0; cz <= 2; ++cz)
+                for (int cp = 0; cp <= 2; ++cp) {
+                    const Vec3 corner = direction(z_min + (iz + 0.5f * cz) * band, (iphi + 0.5f * cp) * dphi);
+                    widest = std::fmax(widest, std::acos(std::fmin(1.0f, Dot(axis, Normalize(corner)))));
+                }
+            const float half = widest * 1.05f + 1e-4f;
+            cones_.push_back({axis, std::cos(half), std::sin(half)});
+        }
+    cones_z_min_ = z_min;
+    return cones_;
+}
+
+const ProjectionMaps& ProjectionMapBuilder::Build(Span<const LightSource> lights, Span<const SpecularBound> specular,
+                                                  const Aabb& scene_bounds) {
+    ProjectionMaps& maps = maps_;
+    maps.lights.clear();
+    maps.light_cdf.clear();
+    maps.cells.clear();
     std::vector<float> weight;
     for (const LightSource& light : lights) {
         LightEmission e;
@@ -85,17 +99,16 @@ ProjectionMaps BuildProjectionMaps(Span<const LightSource> lights, Span<const Sp
             e.active_measure = e.cell_count * cell * cell;
         } else {
             e.z_min = light.kind == LightKind::Spot ? std::fmax(-1.0f, light.cos_outer) : -1.0f;
-            for (int iz = 0; iz < kCellsAlongZ; ++iz)
-                for (int iphi = 0; iphi < kCellsAroundAxis; ++iphi) {
-                    Vec3 axis;
-                    float half_angle;
-                    CellCone(e, iz, iphi, &axis, &half_angle);
-                    for (const SpecularBound& s : specular)
-                        if (ConeSeesSphere(light.position, axis, half_angle, s)) {
-                            maps.cells.push_back(uint32_t(iz * kCellsAroundAxis + iphi));
-                            break;
-                        }
-                }
+            const std::vector<CellCone>& cones = ConesFor(e.z_min);
+            for (uint32_t cell = 0; cell < cones.size(); ++cell) {
+                const CellCone& c = cones[cell];
+                const Vec3 axis = e.u * c.axis.x + e.v * c.axis.y + e.w * c.axis.z;
+                for (const SpecularBound& s : specular)
+                    if (ConeSeesSphere(light.position, axis, c.cos_half, c.sin_half, s)) {
+                        maps.cells.push_back(cell);
+                        break;
+                    }
+            }
             e.cell_count = uint32_t(maps.cells.size()) - e.first_cell;
             const float cell_solid_angle = 2.0f * kPi * (1.0f - e.z_min) / (kCellsAlongZ * kCellsAroundAxis);
             e.active_measure = e.cell_count * cell_solid_angle;

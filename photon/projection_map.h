@@ -62,8 +62,27 @@ constexpr int kCellsAlongZ = 64;     // point/spot cells: bands of equal solid a
 constexpr int kCellsAroundAxis = 128;
 constexpr int kPlaneCells = 128;     // directional cells: kPlaneCells x kPlaneCells squares
 
-ProjectionMaps BuildProjectionMaps(Span<const LightSource> lights, Span<const SpecularBound> specular,
-                                   const Aabb& scene_bounds);
+// Builds the projection maps of a frame's lights. The cones of the point and spot lights' cells
+// depend only on how far the cells reach from the light's axis, not on where it points, so the
+// builder keeps them in the light's own frame and a frame computes none of them again.
+class ProjectionMapBuilder {
+public:
+    const ProjectionMaps& Build(Span<const LightSource> lights, Span<const SpecularBound> specular,
+                                const Aabb& scene_bounds);
+
+private:
+    // A cell's bundle of directions as a cone: its axis in the light's frame (u, v, w) and the
+    // cosine and sine of its half-angle.
+    struct CellCone {
+        Vec3 axis;
+        float cos_half, sin_half;
+    };
+    const std::vector<CellCone>& ConesFor(float z_min);
+
+    float cones_z_min_ = 2.0f;  // the z_min cones_ were made for (2: none yet)
+    std::vector<CellCone> cones_;
+    ProjectionMaps maps_;
+};
 
 // One emitted photon: where it starts, where it goes, and the power it carries when count photons
 // are emitted in all.

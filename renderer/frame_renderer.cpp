@@ -20,7 +20,7 @@ struct FrameRenderer::State {
     Buffer<TextureView> textures;
     Buffer<uint32_t> texels;
     Buffer<LightSource> lights;
-    ProjectionMaps emission_host;
+    ProjectionMapBuilder emission_maps;
     Buffer<LightEmission> emission_lights;
     Buffer<float> emission_cdf;
     Buffer<uint32_t> emission_cells;
@@ -65,10 +65,10 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
     s.triangles.Upload(frame.triangles);
     s.shading.Upload(frame.shading);
     s.lights.Upload(frame.lights);
-    s.emission_host = BuildProjectionMaps(frame.lights, frame.specular, frame.bounds);
-    s.emission_lights.Upload(s.emission_host.lights);
-    s.emission_cdf.Upload(s.emission_host.light_cdf);
-    s.emission_cells.Upload(s.emission_host.cells);
+    const ProjectionMaps& maps = s.emission_maps.Build(frame.lights, frame.specular, frame.bounds);
+    s.emission_lights.Upload(maps.lights);
+    s.emission_cdf.Upload(maps.light_cdf);
+    s.emission_cells.Upload(maps.cells);
 
     Stopwatch clock(s.backend);
     s.geometry_builder.Build(s.triangles.span(), s.geometry_tree);
