@@ -70,7 +70,7 @@ struct EstimatePass {
         float dist2[kMaxEstimateK];
         LocalHistogram hist;
         const Vec3 centre = estimates[i].centre;
-        const KnnOutcome o = HistogramKnn(tree, centre, tree.radius, settings, hist, KnnSlot{nullptr, dist2, 1});
+        const KnnOutcome o = HistogramKnn(tree, centre, EstimateStartRadius(tree, i, uint32_t(settings.k)), settings, hist, KnnSlot{nullptr, dist2, 1});
         estimates[i].radius = o.count == uint32_t(settings.k) ? o.radius : INFINITY;
     }
 };
@@ -97,6 +97,7 @@ void NodeRadii::Compute(const Backend& backend, const PointTreeView& tree, const
                            flags_.data(), ids_.data(), estimates_.data()});
     estimated_nodes_ = uint32_t(Compact(backend, Span<const uint32_t>(ids_.span()), Span<const uint8_t>(flags_.span()),
                                         selected_.span()));
+    k_ = uint32_t(k);
     KnnSettings settings;
     settings.k = k;
     settings.bins = params.histogram_bins;

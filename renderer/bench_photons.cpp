@@ -123,6 +123,72 @@ std::string CurrentCommit() {
     return commit.empty() ? "unknown" : commit;
 }
 
+// The algorithmic work of the KNN and the node radii, counted on the host over a sample of the
+// queries: what the timings cost on any device.
+struct WorkReport {
+    uint32_t queries = 0, estimates = 0;
+    double query_nodes = 0, query_points = 0, query_passes = 0;  // means per query, tree passes
+    double query_list_passes = 0, query_list_points = 0;         // candidate-list passes
+    double query_candidates = 0;                                 // points within r0, mean
+    double r0_ratio_mean = 0, r0_ratio_max = 0;                  // r0 / exact k-th distance
+    double estimate_nodes = 0, estimate_points = 0, estimate_passes = 0;  // means per estimate
+    double estimate_candidates = 0, estimate_ratio = 0;  // points within its r0, r0 / Ri (means)
+};
+
+WorkReport CountWork(const PointTreeView& tree, const NodeRadiusView& radii, const std::vector<NodeEstimate>& est,
+                     const std::vector<Vec3>& queries, uint32_t sample, const KnnSettings& settings) {
+    WorkReport w;
+    w.queries = uint32_t(std::min<size_t>(sample, queries.size()));
+    std::vector<uint32_t> indices(size_t(std::max(settings.k, 1)));
+    std::vector<float> dist2(indices.size());
+    const KnnSlot slot{indices.data(), dist2.data(), 1};
+    for (uint32_t s = 0; s < w.queries; ++s) {
+        const Vec3 q = queries[size_t(s) * queries.size() / w.queries];
+        WorkCount work;
+        LocalHistogram hist;
+        KnnAtPoint(tree, radii, q, settings, hist, slot, work);
+        w.query_nodes += double(work.nodes);
+        w.query_points += double(work.points);
+        w.query_passes += double(work.passes);
+        w.query_list_passes += double(work.list_passes);
+        w.query_list_points += double(work.list_points);
+        const float r0 = EstimateRadius(tree, radii, q);
+        const float kth = ExactKnn(tree, q, settings, slot).radius;
+        uint32_t candidates = 0;
+        if (std::isfinite(r0)) RangeSearch(tree, q, r0, [&](const TreePoint&, float) { ++candidates; });
+        w.query_candidates += candidates;
+        const double ratio = kth > 0.0f ? double(r0) / double(kth) : 1.0;
+        w.r0_ratio_mean += ratio;
+        w.r0_ratio_max = std::max(w.r0_ratio_max, ratio);
+    }
+    if (w.queries > 0) {
+        const double n = w.queries;
+        w.query_nodes /= n, w.query_points /= n, w.query_passes /= n, w.query_candidates /= n, w.r0_ratio_mean /= n;
+        w.query_list_passes /= n, w.query_list_points /= n;
+    }
+    for (uint32_t i = 0; i < est.size(); ++i) {
+        if (!(est[i].radius < INFINITY)) continue;
+        WorkCount work;
+        LocalHistogram hist;
+        const float r0 = EstimateStartRadius(tree, i, uint32_t(settings.k));
+        HistogramKnn(tree, est[i].centre, r0, settings, hist, slot, work);
+        ++w.estimates;
+        uint32_t candidates = 0;
+        RangeSearch(tree, est[i].centre, r0, [&](const TreePoint&, float) { ++candidates; });
+        w.estimate_candidates += candidates;
+        w.estimate_ratio += est[i].radius > 0.0f ? double(r0) / double(est[i].radius) : 1.0;
+        w.estimate_nodes += double(work.nodes);
+        w.estimate_points += double(work.points);
+        w.estimate_passes += double(work.passes);
+    }
+    if (w.estimates > 0) {
+        const double n = w.estimates;
+        w.estimate_nodes /= n, w.estimate_points /= n, w.estimate_passes /= n;
+        w.estimate_candidates /= n, w.estimate_ratio /= n;
+    }
+    return w;
+}
+
 void PrintRow(const char* name, const Stats& s) {
     std::printf("  %-26s %10.3f %10.3f %10.3f\n", name, s.median, s.min, s.max);
 }
@@ -130,19 +196,22 @@ void PrintRow(const char* name, const Stats& s) {
 }  // namespace
 
 int BenchPhotonsMain(const std::vector<std::string>& args) {
-    int points_count = 1000000, query_count = 1920 * 1080, k = 50, repeat = 10, seed = 1, check = 200;
+    int points_count = 1000000, query_count = 1920 * 1080, k = 50, repeat = 10, seed = 1, check = 200, work_sample = 0;
     std::string distribution_name = "plane", device = "auto", json_path;
     ArgParser parser("caustica bench photons",
                      "Times the photon kd-tree build and the histogram KNN against brute force and nanoflann.");
     parser.Option("--points", "N", "photons in the tree", &points_count);
-    parser.Choice("--distribution", {"uniform", "clustered", "plane"},
-                  "uniform in a cube, caustic-like with some depth, or caustic-like on a plane", &distribution_name);
+    parser.Choice("--distribution", {"uniform", "clustered", "plane", "room"},
+                  "uniform in a cube, caustic-like with some depth, caustic-like on a plane, or a Cornell box's "
+                  "walls with a bright spot", &distribution_name);
     parser.Option("--queries", "M", "query points (the default is one 1080p frame)", &query_count);
     parser.Option("--k", "K", "neighbours per query", &k);
     parser.Choice("--device", {"auto", "cpu", "cuda"}, "where to run", &device);
     parser.Option("--repeat", "R", "timed runs of each stage (the median is reported)", &repeat);
     parser.Option("--seed", "S", "seed of the points and queries", &seed);
     parser.Option("--check", "C", "queries checked against brute force", &check);
+    parser.Option("--work", "Q", "count the work of Q coherent queries and of the node radii (cpu only)",
+                  &work_sample);
     parser.Option("--json", "FILE", "also write the results as JSON to FILE", &json_path);
     if (!parser.Parse(args)) return 0;
     if (points_count < 0) throw InputError(Concat("--points must not be negative, got ", points_count));
@@ -150,13 +219,14 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     if (k < 1 || k > kMaxEstimateK) throw InputError(Concat("--k must be 1..", kMaxEstimateK, ", got ", k));
     if (repeat < 1) throw InputError(Concat("--repeat must be at least 1, got ", repeat));
     if (check < 0) throw InputError(Concat("--check must not be negative, got ", check));
+    if (work_sample < 0) throw InputError(Concat("--work must not be negative, got ", work_sample));
 
     PointDistribution distribution;
     ParsePointDistribution(distribution_name, &distribution);
     const Backend backend = Backend::Create(device);
     const std::vector<Vec3> points = MakePoints(distribution, uint32_t(points_count), uint64_t(seed));
-    const std::vector<Vec3> orders[2] = {MakeQueries(points, uint32_t(query_count), true, uint64_t(seed)),
-                                         MakeQueries(points, uint32_t(query_count), false, uint64_t(seed))};
+    const std::vector<Vec3> orders[2] = {MakeQueries(distribution, points, uint32_t(query_count), true, uint64_t(seed)),
+                                         MakeQueries(distribution, points, uint32_t(query_count), false, uint64_t(seed))};
 
     ResetPeakDeviceBytes();
     PointTreeParams params;
@@ -249,6 +319,19 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     std::printf("radius max relative error %.3g over %u queries checked against brute force (%zu wrong counts)\n",
                 max_error, checked, count_mismatches);
     std::printf("peak device bytes: %zu\n", peak_device_bytes);
+    if (work_sample > 0) {
+        if (backend.IsGpu()) throw InputError("--work counts on the host: use it with --device cpu");
+        const WorkReport w = CountWork(tree.View(), radii.View(), radii.estimates().Download(), orders[0],
+                                       uint32_t(work_sample), settings);
+        std::printf("work per query (%u coherent queries): tree %.2f passes, %.1f nodes, %.1f points; candidate "
+                    "list %.2f passes, %.1f entries; %.1f points within r0; r0 / k-th distance mean %.2f, max %.2f\n",
+                    w.queries, w.query_passes, w.query_nodes, w.query_points, w.query_list_passes,
+                    w.query_list_points, w.query_candidates, w.r0_ratio_mean, w.r0_ratio_max);
+        std::printf("work per node estimate (%u estimates): tree %.2f passes, %.1f nodes, %.1f points; %.1f points "
+                    "within r0; r0 / Ri mean %.2f\n",
+                    w.estimates, w.estimate_passes, w.estimate_nodes, w.estimate_points, w.estimate_candidates,
+                    w.estimate_ratio);
+    }
 
     if (!json_path.empty()) {
         JsonObject j;
