@@ -68,9 +68,9 @@ struct EstimatePass {
     CA_HD void operator()(int s) const {
         const uint32_t i = selected[s];
         float dist2[kMaxEstimateK];
-        LocalHistogram hist;
-        const Vec3 centre = estimates[i].centre;
-        const KnnOutcome o = HistogramKnn(tree, centre, EstimateStartRadius(tree, i, uint32_t(settings.k)), settings, hist, KnnSlot{nullptr, dist2, 1});
+        KnnSettings bounded = settings;
+        bounded.max_radius = EstimateStartRadius(tree, i, uint32_t(settings.k));
+        const KnnOutcome o = ExactKnn(tree, estimates[i].centre, bounded, KnnSlot{nullptr, dist2, 1});
         estimates[i].radius = o.count == uint32_t(settings.k) ? o.radius : INFINITY;
     }
 };

@@ -70,6 +70,26 @@ CA_HD CA_INLINE KdNode LoadNode(const KdNode* nodes, uint32_t i) {
 #endif
 }
 
+CA_HD CA_INLINE Aabb LoadBox(const Aabb* boxes, uint32_t i) {
+#if CA_DEVICE_CODE
+    const float* b = reinterpret_cast<const float*>(boxes + i);
+    Aabb box;
+    box.lo = Vec3(__ldg(b), __ldg(b + 1), __ldg(b + 2));
+    box.hi = Vec3(__ldg(b + 3), __ldg(b + 4), __ldg(b + 5));
+    return box;
+#else
+    return boxes[i];
+#endif
+}
+
+// The squared distance from q to the nearest point of box (infinite for an empty box).
+CA_HD CA_INLINE float BoxDistance2(const Aabb& box, Vec3 q) {
+    const float dx = fmaxf(fmaxf(box.lo.x - q.x, q.x - box.hi.x), 0.0f);
+    const float dy = fmaxf(fmaxf(box.lo.y - q.y, q.y - box.hi.y), 0.0f);
+    const float dz = fmaxf(fmaxf(box.lo.z - q.z, q.z - box.hi.z), 0.0f);
+    return dx * dx + dy * dy + dz * dz;
+}
+
 // Work counters of a query, for benchmarks: nodes and points a traversal reads, and its passes over
 // the candidates. NoWork compiles to nothing; WorkCount counts.
 struct NoWork {
@@ -104,7 +124,9 @@ CA_HD void RangeSearch(const PointTreeView& tree, Vec3 q, float r, Visit&& visit
     while (true) {
         const KdNode n = LoadNode(tree.nodes, node);
         work.Nodes(1);
-        if (n.IsLeaf()) {
+        // A leaf's cell is often far larger than its points' box (on a caustic curve, a wall): its
+        // box (an empty one is infinitely far) skips it when no point can lie within r.
+        if (n.IsLeaf() && BoxDistance2(LoadBox(tree.boxes, node), q) <= r2) {
             const uint32_t end = n.first + n.Count();
             work.Points(n.Count());
             for (uint32_t i = n.first; i < end; ++i) {
@@ -112,6 +134,8 @@ CA_HD void RangeSearch(const PointTreeView& tree, Vec3 q, float r, Visit&& visit
                 const float d2 = Distance2(p.position, q);
                 if (d2 <= r2) visit(p, d2);
             }
+        }
+        if (n.IsLeaf()) {
             if (top == 0) return;
             node = stack[--top];
             continue;
@@ -341,7 +365,8 @@ CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const
 // The exact k nearest points by depth-first search with a bounded priority queue (a max-heap in
 // the slot), nearer child first, pruning by the current k-th distance. The reference for tests
 // and benchmarks; same outcome conventions as HistogramKnn.
-CA_HD inline KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSettings& s, KnnSlot out) {
+template <class Work>
+CA_HD KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSettings& s, KnnSlot out, Work& work) {
     KnnOutcome result;
     if (s.k <= 0 || tree.point_count == 0) {
         result.radius = isinf(s.max_radius) ? 0.0f : s.max_radius;
@@ -358,6 +383,7 @@ CA_HD inline KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSet
     Entry stack[kMaxPointTreeDepth];
     int top = 0;
     stack[top++] = {0, 0.0f};
+    work.Pass();
     while (top > 0) {
         const Entry e = stack[--top];
         const float bound = heap.Full() ? heap.Top() : max2;
@@ -365,8 +391,10 @@ CA_HD inline KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSet
         uint32_t node = e.node;
         while (true) {
             const KdNode n = LoadNode(tree.nodes, node);
+            work.Nodes(1);
             if (n.IsLeaf()) {
                 const uint32_t end = n.first + n.Count();
+                work.Points(n.Count());
                 for (uint32_t i = n.first; i < end; ++i) {
                     const TreePoint p = LoadPoint(tree.points, i);
                     const float d2 = Distance2(p.position, q);
@@ -392,6 +420,11 @@ CA_HD inline KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSet
         result.radius = s.max_radius;
     }
     return result;
+}
+
+CA_HD inline KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSettings& s, KnnSlot out) {
+    NoWork work;
+    return ExactKnn(tree, q, s, out, work);
 }
 
 // Brute force, for tests: the (squared distance, index) pairs of the k nearest points within
