@@ -59,7 +59,10 @@ struct SelectPass {
     }
 };
 
-// Ri: the k-th neighbour distance of the node's centre by Algorithm 6, started from r0 = R.
+// Ri: the k-th neighbour distance of the node's centre. Zhou et al. run Algorithm 6 from r0 = R;
+// the exact KNN within the tree's own bound (EstimateStartRadius) gives the same Ri in one pass
+// that reads a few hundred points, where Algorithm 6 from R took three or more passes over up to
+// thousands (the counts are in docs/notes/photon-knn-performance.md).
 struct EstimatePass {
     PointTreeView tree;
     const uint32_t* selected;

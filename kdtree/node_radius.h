@@ -5,7 +5,8 @@
 // below them; leaves that stay wider than alpha * R get one too, so that every leaf's path has an
 // estimate. For a query p, EstimateRadius is the minimum over the nodes on p's path of
 // |p - Ci| + Ri: by the triangle inequality the ball of that radius holds the ball B(Ci, Ri) and so
-// at least k points. It is therefore never below p's k-th distance (a 1e-5 relative margin covers
+// at least k points; and of the farthest box corner of the nodes there holding k points or more
+// (PathRadiusBound). It is therefore never below p's k-th distance (a 1e-5 relative margin covers
 // float rounding), and infinite only where the tree has fewer than k points.
 #pragma once
 
