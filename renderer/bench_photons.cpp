@@ -127,6 +127,7 @@ void PrintRow(const char* name, const Timing& s) {
 
 int BenchPhotonsMain(const std::vector<std::string>& args) {
     int points_count = 1000000, query_count = 1920 * 1080, k = 50, repeat = 10, seed = 1, check = 200, work_sample = 0;
+    double traversal_cost = PointTreeParams().cost_traversal;
     std::string distribution_name = "plane", device = "auto", json_path;
     ArgParser parser("caustica bench photons",
                      "Times the photon kd-tree build and the histogram KNN against brute force and nanoflann.");
@@ -142,6 +143,7 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     parser.Option("--check", "C", "queries checked against brute force", &check);
     parser.Option("--work", "Q", "count the work of Q coherent queries and of the node radii (cpu only)",
                   &work_sample);
+    parser.Option("--traversal-cost", "C", "the VVH cost of a node visit (a point visit costs 1)", &traversal_cost);
     parser.Option("--json", "FILE", "also write the results as JSON to FILE", &json_path);
     if (!parser.Parse(args)) return 0;
     if (points_count < 0) throw InputError(Concat("--points must not be negative, got ", points_count));
@@ -149,6 +151,7 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     if (k < 1 || k > kMaxEstimateK) throw InputError(Concat("--k must be 1..", kMaxEstimateK, ", got ", k));
     if (repeat < 1) throw InputError(Concat("--repeat must be at least 1, got ", repeat));
     if (check < 0) throw InputError(Concat("--check must not be negative, got ", check));
+    if (!(traversal_cost > 0.0f)) throw InputError(Concat("--traversal-cost must be positive, got ", traversal_cost));
     if (work_sample < 0) throw InputError(Concat("--work must not be negative, got ", work_sample));
 
     PointDistribution distribution;
@@ -161,6 +164,7 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     ResetPeakDeviceBytes();
     PointTreeParams params;
     params.expected_k = k;
+    params.cost_traversal = float(traversal_cost);
     Buffer<Vec3> positions(backend);
     positions.Upload(points);
     Buffer<Vec3> queries[2] = {Buffer<Vec3>(backend), Buffer<Vec3>(backend)};
