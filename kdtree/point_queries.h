@@ -393,6 +393,8 @@ CA_HD KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSettings& 
             const KdNode n = LoadNode(tree.nodes, node);
             work.Nodes(1);
             if (n.IsLeaf()) {
+                // As in RangeSearch: a leaf whose box lies beyond the current bound has nothing to offer.
+                if (BoxDistance2(LoadBox(tree.boxes, node), q) > (heap.Full() ? heap.Top() : max2)) break;
                 const uint32_t end = n.first + n.Count();
                 work.Points(n.Count());
                 for (uint32_t i = n.first; i < end; ++i) {
