@@ -17,6 +17,7 @@
 #include "core/buffer.h"
 #include "core/hd.h"
 #include "core/vec.h"
+#include "kdtree/point_queries.h"
 #include "kdtree/point_tree.h"
 
 namespace caustica {
@@ -63,7 +64,7 @@ CA_HD inline float PathRadiusBound(const PointTreeView& tree, Vec3 p, uint32_t k
     if (tree.point_count == 0) return r;
     WalkPath(tree, p, [&](uint32_t node) {
         if (tree.ranges[node].count < k) return false;  // nor do its descendants hold k
-        r = fminf(r, FarthestBoxDistance(tree.boxes[node], p));
+        r = fminf(r, FarthestBoxDistance(LoadBox(tree.boxes, node), p));
         return true;
     });
     return r;
@@ -79,7 +80,7 @@ CA_HD inline float EstimateRadius(const PointTreeView& tree, const NodeRadiusVie
     WalkPath(tree, p, [&](uint32_t node) {
         const NodeEstimate e = radii.estimates[node];
         if (e.radius < INFINITY) r = fminf(r, Length(p - e.centre) + e.radius);
-        if (tree.ranges[node].count >= radii.k) r = fminf(r, FarthestBoxDistance(tree.boxes[node], p));
+        if (tree.ranges[node].count >= radii.k) r = fminf(r, FarthestBoxDistance(LoadBox(tree.boxes, node), p));
         return true;
     });
     return r * 1.00001f;
