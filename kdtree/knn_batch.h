@@ -58,10 +58,17 @@ private:
 
 // One query: r0 from the node radii (infinite without them), then Algorithm 6. For use inside a
 // caller's functor with a LocalHistogram (or any histogram type, see point_queries.h).
+template <class Histogram, class Work>
+CA_HD KnnOutcome KnnAtPoint(const PointTreeView& tree, const NodeRadiusView& radii, Vec3 q,
+                            const KnnSettings& settings, Histogram& hist, KnnSlot slot, Work& work) {
+    return HistogramKnn(tree, q, EstimateRadius(tree, radii, q), settings, hist, slot, work);
+}
+
 template <class Histogram>
 CA_HD KnnOutcome KnnAtPoint(const PointTreeView& tree, const NodeRadiusView& radii, Vec3 q,
                             const KnnSettings& settings, Histogram& hist, KnnSlot slot) {
-    return HistogramKnn(tree, q, EstimateRadius(tree, radii, q), settings, hist, slot);
+    NoWork work;
+    return KnnAtPoint(tree, radii, q, settings, hist, slot, work);
 }
 
 // KNN for every query point into out (resized to the queries and capacity = max(k, current)). On

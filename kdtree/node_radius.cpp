@@ -59,7 +59,10 @@ struct SelectPass {
     }
 };
 
-// Ri: the k-th neighbour distance of the node's centre by Algorithm 6, started from r0 = R.
+// Ri: the k-th neighbour distance of the node's centre. Zhou et al. run Algorithm 6 from r0 = R;
+// the exact KNN within the tree's own bound (EstimateStartRadius) gives the same Ri in one pass
+// that reads a few hundred points, where Algorithm 6 from R took three or more passes over up to
+// thousands (the counts are in docs/notes/photon-knn-performance.md).
 struct EstimatePass {
     PointTreeView tree;
     const uint32_t* selected;
@@ -68,9 +71,9 @@ struct EstimatePass {
     CA_HD void operator()(int s) const {
         const uint32_t i = selected[s];
         float dist2[kMaxEstimateK];
-        LocalHistogram hist;
-        const Vec3 centre = estimates[i].centre;
-        const KnnOutcome o = HistogramKnn(tree, centre, tree.radius, settings, hist, KnnSlot{nullptr, dist2, 1});
+        KnnSettings bounded = settings;
+        bounded.max_radius = EstimateStartRadius(tree, i, uint32_t(settings.k));
+        const KnnOutcome o = ExactKnn(tree, estimates[i].centre, bounded, KnnSlot{nullptr, dist2, 1});
         estimates[i].radius = o.count == uint32_t(settings.k) ? o.radius : INFINITY;
     }
 };
@@ -97,6 +100,7 @@ void NodeRadii::Compute(const Backend& backend, const PointTreeView& tree, const
                            flags_.data(), ids_.data(), estimates_.data()});
     estimated_nodes_ = uint32_t(Compact(backend, Span<const uint32_t>(ids_.span()), Span<const uint8_t>(flags_.span()),
                                         selected_.span()));
+    k_ = uint32_t(k);
     KnnSettings settings;
     settings.k = k;
     settings.bins = params.histogram_bins;

@@ -70,24 +70,72 @@ CA_HD CA_INLINE KdNode LoadNode(const KdNode* nodes, uint32_t i) {
 #endif
 }
 
+CA_HD CA_INLINE Aabb LoadBox(const Aabb* boxes, uint32_t i) {
+#if CA_DEVICE_CODE
+    const float* b = reinterpret_cast<const float*>(boxes + i);
+    Aabb box;
+    box.lo = Vec3(__ldg(b), __ldg(b + 1), __ldg(b + 2));
+    box.hi = Vec3(__ldg(b + 3), __ldg(b + 4), __ldg(b + 5));
+    return box;
+#else
+    return boxes[i];
+#endif
+}
+
+// The squared distance from q to the nearest point of box (infinite for an empty box).
+CA_HD CA_INLINE float BoxDistance2(const Aabb& box, Vec3 q) {
+    const float dx = fmaxf(fmaxf(box.lo.x - q.x, q.x - box.hi.x), 0.0f);
+    const float dy = fmaxf(fmaxf(box.lo.y - q.y, q.y - box.hi.y), 0.0f);
+    const float dz = fmaxf(fmaxf(box.lo.z - q.z, q.z - box.hi.z), 0.0f);
+    return dx * dx + dy * dy + dz * dz;
+}
+
+// Work counters of a query, for benchmarks: nodes and points a traversal reads, and its passes over
+// the candidates. NoWork compiles to nothing; WorkCount counts.
+struct NoWork {
+    CA_HD void Nodes(uint32_t) {}
+    CA_HD void Points(uint32_t) {}
+    CA_HD void Pass() {}
+    CA_HD void ListPass(uint32_t) {}
+};
+
+struct WorkCount {
+    uint64_t nodes = 0, points = 0, passes = 0;  // tree traversals
+    uint64_t list_passes = 0, list_points = 0;   // passes over a gathered candidate list
+    CA_HD void Nodes(uint32_t n) { nodes += n; }
+    CA_HD void Points(uint32_t n) { points += n; }
+    CA_HD void Pass() { ++passes; }
+    CA_HD void ListPass(uint32_t n) {
+        ++list_passes;
+        list_points += n;
+    }
+};
+
 // Calls visit(const TreePoint&, float dist2) for every point with dist2 <= r * r, depth first with
 // a stack of far children; a child is skipped when its split plane is farther than r.
-template <class Visit>
-CA_HD void RangeSearch(const PointTreeView& tree, Vec3 q, float r, Visit&& visit) {
+template <class Visit, class Work>
+CA_HD void RangeSearch(const PointTreeView& tree, Vec3 q, float r, Visit&& visit, Work& work) {
     if (tree.point_count == 0) return;
+    work.Pass();
     const float r2 = r * r;
     uint32_t stack[kMaxPointTreeDepth];
     int top = 0;
     uint32_t node = 0;
     while (true) {
         const KdNode n = LoadNode(tree.nodes, node);
-        if (n.IsLeaf()) {
+        work.Nodes(1);
+        // A leaf's cell is often far larger than its points' box (on a caustic curve, a wall): its
+        // box (an empty one is infinitely far) skips it when no point can lie within r.
+        if (n.IsLeaf() && BoxDistance2(LoadBox(tree.boxes, node), q) <= r2) {
             const uint32_t end = n.first + n.Count();
+            work.Points(n.Count());
             for (uint32_t i = n.first; i < end; ++i) {
                 const TreePoint p = LoadPoint(tree.points, i);
                 const float d2 = Distance2(p.position, q);
                 if (d2 <= r2) visit(p, d2);
             }
+        }
+        if (n.IsLeaf()) {
             if (top == 0) return;
             node = stack[--top];
             continue;
@@ -98,6 +146,51 @@ CA_HD void RangeSearch(const PointTreeView& tree, Vec3 q, float r, Visit&& visit
         if (d * d <= r2) stack[top++] = far_child;
         node = near_child;
     }
+}
+
+template <class Visit>
+CA_HD void RangeSearch(const PointTreeView& tree, Vec3 q, float r, Visit&& visit) {
+    NoWork work;
+    RangeSearch(tree, q, r, visit, work);
+}
+
+// The points within a radius of a query, gathered by one tree pass, so that Algorithm 6's later
+// passes over smaller radii read them instead of walking the tree again. This many at most (8 bytes
+// each, in a GPU thread's local memory); a pass that finds more gathers nothing.
+constexpr uint32_t kKnnCandidates = 256;
+
+struct CandidateList {
+    float dist2[kKnnCandidates];
+    uint32_t index[kKnnCandidates];
+    uint32_t count = 0;
+    float r2 = -1.0f;  // it holds every point with dist2 <= r2; negative: none
+};
+
+// RangeSearch through a candidate list: visit(index, dist2) for every point with dist2 <= r * r, in
+// RangeSearch's order (a smaller radius prunes subtrees but never reorders the leaves). Reads the
+// list when it covers r; otherwise walks the tree and gathers the list anew.
+template <class Visit, class Work>
+CA_HD void VisitWithin(const PointTreeView& tree, Vec3 q, float r, CandidateList& list, Visit&& visit, Work& work) {
+    const float r2 = r * r;
+    if (r2 <= list.r2) {
+        work.ListPass(list.count);
+        for (uint32_t i = 0; i < list.count; ++i) {
+            const float d2 = list.dist2[i];
+            if (d2 <= r2) visit(list.index[i], d2);
+        }
+        return;
+    }
+    uint32_t n = 0;
+    RangeSearch(tree, q, r, [&](const TreePoint& p, float d2) {
+        if (n < kKnnCandidates) {
+            list.dist2[n] = d2;
+            list.index[n] = p.index;
+        }
+        ++n;
+        visit(p.index, d2);
+    }, work);
+    list.count = n <= kKnnCandidates ? n : 0;
+    list.r2 = n <= kKnnCandidates ? r2 : -1.0f;
 }
 
 // A distance that covers every point of the tree from q (its box's farthest corner, padded for
@@ -175,9 +268,11 @@ CA_HD CA_INLINE int HistogramBin(float d, float rmin, float scale, int bins) {
 // points in the bins before it and the nearest of that bin (a bounded max-heap over the few points
 // of one narrow bin), so the returned radius is the exact k-th distance. An r0 that proves too
 // small is doubled (counted as no iteration), so any r0 gives the right answer, only slower.
-template <class Histogram>
+// The first tree pass gathers the points within r0 (CandidateList); when they are few enough, the
+// other passes read that list instead of the tree, with the same points in the same order.
+template <class Histogram, class Work>
 CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const KnnSettings& s, Histogram& hist,
-                              KnnSlot out) {
+                              KnnSlot out, Work& work) {
     KnnOutcome result;
     if (s.k <= 0 || tree.point_count == 0) {
         result.radius = isinf(s.max_radius) ? 0.0f : s.max_radius;
@@ -189,6 +284,7 @@ CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const
     float rmin = 0.0f, rmax = fminf(r0, cap);
     if (!(rmax >= 0.0f)) rmax = cap;  // NaN r0
     bool take_all = false;
+    CandidateList list;
     float bin_rmin = 0.0f, bin_scale = 0.0f, search_r = rmax;
     int bin_k = 0;
     uint32_t before_bin = 0;
@@ -197,10 +293,10 @@ CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const
         const float scale = width > 0.0f ? float(bins) / width : 0.0f;
         hist.Clear(bins);
         uint32_t total = 0;
-        RangeSearch(tree, q, rmax, [&](const TreePoint&, float d2) {
+        VisitWithin(tree, q, rmax, list, [&](uint32_t, float d2) {
             hist.Add(HistogramBin(sqrtf(d2), rmin, scale, bins));
             ++total;
-        });
+        }, work);
         if (total < k) {
             if (rmax >= cap) {  // fewer than k points within the maximum radius
                 take_all = true;
@@ -228,12 +324,12 @@ CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const
     }
     if (take_all) {
         float far2 = 0.0f;
-        RangeSearch(tree, q, search_r, [&](const TreePoint& p, float d2) {
-            if (out.indices) out.indices[result.count * out.stride] = p.index;
+        VisitWithin(tree, q, search_r, list, [&](uint32_t index, float d2) {
+            if (out.indices) out.indices[result.count * out.stride] = index;
             out.dist2[result.count * out.stride] = d2;
             ++result.count;
             far2 = fmaxf(far2, d2);
-        });
+        }, work);
         result.radius = isinf(s.max_radius) ? sqrtf(far2) : s.max_radius;
         return result;
     }
@@ -243,26 +339,34 @@ CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const
     heap.base = before_bin;
     heap.capacity = k - before_bin;
     uint32_t written = 0;
-    RangeSearch(tree, q, search_r, [&](const TreePoint& p, float d2) {
+    VisitWithin(tree, q, search_r, list, [&](uint32_t index, float d2) {
         const int bin = HistogramBin(sqrtf(d2), bin_rmin, bin_scale, bins);
         if (bin < bin_k) {
             if (written == heap.base) return;  // cannot happen: the same arithmetic as the histogram
-            if (out.indices) out.indices[written * out.stride] = p.index;
+            if (out.indices) out.indices[written * out.stride] = index;
             out.dist2[written * out.stride] = d2;
             ++written;
         } else if (bin == bin_k) {
-            heap.Offer(d2, p.index);
+            heap.Offer(d2, index);
         }
-    });
+    }, work);
     result.count = written + heap.size;  // k
     result.radius = heap.size > 0 ? sqrtf(heap.Top()) : 0.0f;
     return result;
 }
 
+template <class Histogram>
+CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const KnnSettings& s, Histogram& hist,
+                              KnnSlot out) {
+    NoWork work;
+    return HistogramKnn(tree, q, r0, s, hist, out, work);
+}
+
 // The exact k nearest points by depth-first search with a bounded priority queue (a max-heap in
 // the slot), nearer child first, pruning by the current k-th distance. The reference for tests
 // and benchmarks; same outcome conventions as HistogramKnn.
-CA_HD inline KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSettings& s, KnnSlot out) {
+template <class Work>
+CA_HD KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSettings& s, KnnSlot out, Work& work) {
     KnnOutcome result;
     if (s.k <= 0 || tree.point_count == 0) {
         result.radius = isinf(s.max_radius) ? 0.0f : s.max_radius;
@@ -279,6 +383,7 @@ CA_HD inline KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSet
     Entry stack[kMaxPointTreeDepth];
     int top = 0;
     stack[top++] = {0, 0.0f};
+    work.Pass();
     while (top > 0) {
         const Entry e = stack[--top];
         const float bound = heap.Full() ? heap.Top() : max2;
@@ -286,8 +391,12 @@ CA_HD inline KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSet
         uint32_t node = e.node;
         while (true) {
             const KdNode n = LoadNode(tree.nodes, node);
+            work.Nodes(1);
             if (n.IsLeaf()) {
+                // As in RangeSearch: a leaf whose box lies beyond the current bound has nothing to offer.
+                if (BoxDistance2(LoadBox(tree.boxes, node), q) > (heap.Full() ? heap.Top() : max2)) break;
                 const uint32_t end = n.first + n.Count();
+                work.Points(n.Count());
                 for (uint32_t i = n.first; i < end; ++i) {
                     const TreePoint p = LoadPoint(tree.points, i);
                     const float d2 = Distance2(p.position, q);
@@ -313,6 +422,11 @@ CA_HD inline KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSet
         result.radius = s.max_radius;
     }
     return result;
+}
+
+CA_HD inline KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSettings& s, KnnSlot out) {
+    NoWork work;
+    return ExactKnn(tree, q, s, out, work);
 }
 
 // Brute force, for tests: the (squared distance, index) pairs of the k nearest points within

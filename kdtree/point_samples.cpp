@@ -12,6 +12,7 @@ bool ParsePointDistribution(const std::string& name, PointDistribution* out) {
     else if (name == "clustered") *out = PointDistribution::Clustered;
     else if (name == "plane") *out = PointDistribution::Plane;
     else if (name == "duplicates") *out = PointDistribution::Duplicates;
+    else if (name == "room") *out = PointDistribution::Room;
     else return false;
     return true;
 }
@@ -26,6 +27,31 @@ Vec3 CardioidPoint(Rng& rng, float width) {
     const float x = 0.6f + r * std::cos(t), y = 0.5f + r * std::sin(t);
     const float a = 6.28318531f * rng.NextFloat(), d = width * rng.NextFloat() * rng.NextFloat();
     return Vec3(x + d * std::cos(a), y + d * std::sin(a), 0.0f);
+}
+
+// A point of the room: on one of its five walls, or in the caustic spot of a glass sphere on the
+// floor (a bright core that fades out to radius 0.08, around (0.5, 0, 0.5)).
+Vec3 RoomPoint(Rng& rng) {
+    if (rng.NextFloat() < 0.5f) {
+        const float a = 6.28318531f * rng.NextFloat(), d = 0.08f * rng.NextFloat() * rng.NextFloat();
+        return Vec3(0.5f + d * std::cos(a), 0.0f, 0.5f + d * std::sin(a));
+    }
+    const float u = rng.NextFloat(), v = rng.NextFloat();
+    switch (rng.NextU32() % 5) {
+        case 0: return Vec3(u, 0.0f, v);
+        case 1: return Vec3(u, 1.0f, v);
+        case 2: return Vec3(u, v, 0.0f);
+        case 3: return Vec3(0.0f, u, v);
+        default: return Vec3(1.0f, u, v);
+    }
+}
+
+// The shuffle of the random-order queries.
+void Shuffle(std::vector<Vec3>& queries, uint64_t seed) {
+    for (uint32_t i = uint32_t(queries.size()); i > 1; --i) {
+        Rng rng(seed, 0, 3, i);
+        std::swap(queries[i - 1], queries[rng.NextU32() % i]);
+    }
 }
 
 }  // namespace
@@ -48,6 +74,9 @@ std::vector<Vec3> MakePoints(PointDistribution distribution, uint32_t count, uin
             }
             case PointDistribution::Duplicates:
                 points[i] = Vec3(0.25f, 0.5f, 0.75f);
+                break;
+            case PointDistribution::Room:
+                points[i] = RoomPoint(rng);
                 break;
         }
     }
@@ -72,12 +101,29 @@ std::vector<Vec3> MakeQueries(const std::vector<Vec3>& points, uint32_t count, b
         const float w = rng.NextFloat() < 0.8f ? 0.5f : rng.NextFloat() * 2.0f - 0.5f;
         queries[i] = Vec3(lo.x + u * extent.x, lo.y + v * extent.y, lo.z + w * extent.z);
     }
-    if (!coherent) {
-        for (uint32_t i = count; i > 1; --i) {
-            Rng rng(seed, 0, 3, i);
-            std::swap(queries[i - 1], queries[rng.NextU32() % i]);
-        }
+    if (!coherent) Shuffle(queries, seed);
+    return queries;
+}
+
+std::vector<Vec3> MakeQueries(PointDistribution distribution, const std::vector<Vec3>& points, uint32_t count,
+                              bool coherent, uint64_t seed) {
+    if (distribution != PointDistribution::Room) return MakeQueries(points, count, coherent, seed);
+    const uint32_t width = std::max<uint32_t>(1, uint32_t(std::ceil(std::sqrt(double(count)))));
+    const Vec3 eye(0.5f, 0.5f, 2.5f);
+    std::vector<Vec3> queries(count);
+    for (uint32_t i = 0; i < count; ++i) {
+        Rng rng(seed, 0, 2, i);
+        const float u = (float(i % width) + rng.NextFloat()) / float(width);
+        const float v = (float(i / width) + rng.NextFloat()) / float((count + width - 1) / width);
+        const Vec3 d(u - 0.5f, v - 0.5f, -1.5f);  // through (u, v) on the open side z = 1
+        float t = -eye.z / d.z;                     // the back wall
+        if (d.x < 0.0f) t = std::min(t, -eye.x / d.x);
+        if (d.x > 0.0f) t = std::min(t, (1.0f - eye.x) / d.x);
+        if (d.y < 0.0f) t = std::min(t, -eye.y / d.y);
+        if (d.y > 0.0f) t = std::min(t, (1.0f - eye.y) / d.y);
+        queries[i] = eye + d * t;
     }
+    if (!coherent) Shuffle(queries, seed);
     return queries;
 }
 

@@ -174,10 +174,14 @@ struct DecideLargePass {
                 axis = a;
                 split = box.lo[a];  // nothing lies below: the left child is empty
             }
-            if (high_ratio > best_ratio) {
+            // Everything lies below: the right is empty. Only when the left cell gets smaller: a
+            // flat box (points on a wall) in a cell a few ulps wide would be cut again and again,
+            // each time by nothing, down to max_depth with all its points in one leaf.
+            const float above = nextafterf(box.hi[a], INFINITY);
+            if (high_ratio > best_ratio && above < act.cell.hi[a]) {
                 best_ratio = high_ratio;
                 axis = a;
-                split = nextafterf(box.hi[a], INFINITY);  // everything lies below: the right is empty
+                split = above;
             }
         }
         if (axis < 0) {

@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <memory>
+#include <optional>
 #include <queue>
-#include <sstream>
 
 #include <nanoflann.hpp>
 #include <tbb/blocked_range.h>
@@ -21,36 +20,12 @@
 #include "kdtree/node_radius.h"
 #include "kdtree/point_samples.h"
 #include "kdtree/point_tree_builder.h"
+#include "renderer/bench_support.h"
 #include "renderer/cli_args.h"
+#include "renderer/json_writer.h"
 
 namespace caustica {
 namespace {
-
-struct Stats {
-    double median = 0, min = 0, max = 0;
-};
-
-Stats Summarize(std::vector<double> ms) {
-    Stats s;
-    if (ms.empty()) return s;
-    std::sort(ms.begin(), ms.end());
-    const size_t n = ms.size();
-    s.median = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
-    s.min = ms.front();
-    s.max = ms.back();
-    return s;
-}
-
-template <class F>
-Stats TimeRepeated(const Backend& backend, int repeat, const F& run) {
-    std::vector<double> ms;
-    for (int r = 0; r < repeat; ++r) {
-        Stopwatch watch(backend);
-        run();
-        ms.push_back(watch.ElapsedMs());
-    }
-    return Summarize(ms);
-}
 
 // The exact k-th neighbour distance by brute force (a bounded max-heap of squared distances).
 float BruteForceKthDistance(const std::vector<Vec3>& points, Vec3 q, int k, uint32_t* found) {
@@ -77,72 +52,98 @@ struct Cloud {
 };
 using NanoflannTree = nanoflann::KDTreeSingleIndexAdaptor<nanoflann::L2_Simple_Adaptor<float, Cloud>, Cloud, 3, uint32_t>;
 
-// A minimal JSON object writer for this benchmark's flat report (to be replaced by the shared
-// renderer JSON writer when it lands).
-class JsonObject {
-public:
-    void Number(const std::string& key, double v) {
-        std::ostringstream s;
-        s.precision(9);
-        s << v;
-        Raw(key, std::isfinite(v) ? s.str() : "null");
-    }
-    void Text(const std::string& key, const std::string& v) {
-        std::string e;
-        for (char c : v) {
-            if (c == '"' || c == '\\') e += '\\';
-            if (static_cast<unsigned char>(c) >= 0x20) e += c;
-        }
-        Raw(key, "\"" + e + "\"");
-    }
-    void Timing(const std::string& key, const Stats& s) {
-        JsonObject o;
-        o.Number("median", s.median);
-        o.Number("min", s.min);
-        o.Number("max", s.max);
-        Raw(key, o.str());
-    }
-    void Raw(const std::string& key, const std::string& json) {
-        body_ += (body_.empty() ? "" : ", ") + ("\"" + key + "\": ") + json;
-    }
-    std::string str() const { return "{" + body_ + "}"; }
-
-private:
-    std::string body_;
+// The algorithmic work of the KNN and the node radii, counted on the host over a sample of the
+// queries: what the timings cost on any device.
+struct WorkReport {
+    uint32_t queries = 0, estimates = 0;
+    double query_nodes = 0, query_points = 0, query_passes = 0;  // means per query, tree passes
+    double query_list_passes = 0, query_list_points = 0;         // candidate-list passes
+    double query_candidates = 0;                                 // points within r0, mean
+    double r0_ratio_mean = 0, r0_ratio_max = 0;                  // r0 / exact k-th distance
+    double estimate_nodes = 0, estimate_points = 0, estimate_passes = 0;  // means per estimate
+    double estimate_candidates = 0, estimate_ratio = 0;  // points within its r0, r0 / Ri (means)
 };
 
-// The commit of the working directory's repository, when there is one.
-std::string CurrentCommit() {
-    std::string commit;
-    if (FILE* pipe = popen("git rev-parse --short HEAD 2>/dev/null", "r")) {
-        char line[64] = {};
-        if (std::fgets(line, sizeof(line), pipe)) commit = line;
-        pclose(pipe);
+WorkReport CountWork(const PointTreeView& tree, const NodeRadiusView& radii, const std::vector<NodeEstimate>& est,
+                     const std::vector<Vec3>& queries, uint32_t sample, const KnnSettings& settings) {
+    WorkReport w;
+    w.queries = uint32_t(std::min<size_t>(sample, queries.size()));
+    std::vector<uint32_t> indices(size_t(std::max(settings.k, 1)));
+    std::vector<float> dist2(indices.size());
+    const KnnSlot slot{indices.data(), dist2.data(), 1};
+    for (uint32_t s = 0; s < w.queries; ++s) {
+        const Vec3 q = queries[size_t(s) * queries.size() / w.queries];
+        WorkCount work;
+        LocalHistogram hist;
+        KnnAtPoint(tree, radii, q, settings, hist, slot, work);
+        w.query_nodes += double(work.nodes);
+        w.query_points += double(work.points);
+        w.query_passes += double(work.passes);
+        w.query_list_passes += double(work.list_passes);
+        w.query_list_points += double(work.list_points);
+        const float r0 = EstimateRadius(tree, radii, q);
+        const float kth = ExactKnn(tree, q, settings, slot).radius;
+        uint32_t candidates = 0;
+        if (std::isfinite(r0)) RangeSearch(tree, q, r0, [&](const TreePoint&, float) { ++candidates; });
+        w.query_candidates += candidates;
+        const double ratio = kth > 0.0f ? double(r0) / double(kth) : 1.0;
+        w.r0_ratio_mean += ratio;
+        w.r0_ratio_max = std::max(w.r0_ratio_max, ratio);
     }
-    while (!commit.empty() && (commit.back() == '\n' || commit.back() == '\r')) commit.pop_back();
-    return commit.empty() ? "unknown" : commit;
+    if (w.queries > 0) {
+        const double n = w.queries;
+        w.query_nodes /= n, w.query_points /= n, w.query_passes /= n, w.query_candidates /= n, w.r0_ratio_mean /= n;
+        w.query_list_passes /= n, w.query_list_points /= n;
+    }
+    for (uint32_t i = 0; i < est.size(); ++i) {
+        if (!(est[i].radius < INFINITY)) continue;
+        WorkCount work;
+        const float r0 = EstimateStartRadius(tree, i, uint32_t(settings.k));
+        KnnSettings bounded = settings;
+        bounded.max_radius = r0;
+        ExactKnn(tree, est[i].centre, bounded, slot, work);
+        ++w.estimates;
+        uint32_t candidates = 0;
+        RangeSearch(tree, est[i].centre, r0, [&](const TreePoint&, float) { ++candidates; });
+        w.estimate_candidates += candidates;
+        w.estimate_ratio += est[i].radius > 0.0f ? double(r0) / double(est[i].radius) : 1.0;
+        w.estimate_nodes += double(work.nodes);
+        w.estimate_points += double(work.points);
+        w.estimate_passes += double(work.passes);
+    }
+    if (w.estimates > 0) {
+        const double n = w.estimates;
+        w.estimate_nodes /= n, w.estimate_points /= n, w.estimate_passes /= n;
+        w.estimate_candidates /= n, w.estimate_ratio /= n;
+    }
+    return w;
 }
 
-void PrintRow(const char* name, const Stats& s) {
+void PrintRow(const char* name, const Timing& s) {
     std::printf("  %-26s %10.3f %10.3f %10.3f\n", name, s.median, s.min, s.max);
 }
 
 }  // namespace
 
 int BenchPhotonsMain(const std::vector<std::string>& args) {
-    int points_count = 1000000, query_count = 1920 * 1080, k = 50, repeat = 10, seed = 1, check = 200;
+    int points_count = 1000000, query_count = 1920 * 1080, k = 50, repeat = 10, seed = 1, check = 200, work_sample = 0;
+    double traversal_cost = PointTreeParams().cost_traversal;
     std::string distribution_name = "plane", device = "auto", json_path;
     ArgParser parser("caustica bench photons",
                      "Times the photon kd-tree build and the histogram KNN against brute force and nanoflann.");
     parser.Option("--points", "N", "photons in the tree", &points_count);
-    parser.Choice("--distribution", {"uniform", "clustered", "plane"},
-                  "uniform in a cube, caustic-like with some depth, or caustic-like on a plane", &distribution_name);
+    parser.Choice("--distribution", {"uniform", "clustered", "plane", "room"},
+                  "uniform in a cube, caustic-like with some depth, caustic-like on a plane, or a Cornell box's "
+                  "walls with a bright spot", &distribution_name);
     parser.Option("--queries", "M", "query points (the default is one 1080p frame)", &query_count);
     parser.Option("--k", "K", "neighbours per query", &k);
     parser.Choice("--device", {"auto", "cpu", "cuda"}, "where to run", &device);
     parser.Option("--repeat", "R", "timed runs of each stage (the median is reported)", &repeat);
     parser.Option("--seed", "S", "seed of the points and queries", &seed);
     parser.Option("--check", "C", "queries checked against brute force", &check);
+    parser.Option("--work", "Q", "count the work of Q coherent queries and of the node radii (cpu only)",
+                  &work_sample);
+    parser.Option("--traversal-cost", "C", "the VVH cost of a node visit (a point visit costs 1)", &traversal_cost);
     parser.Option("--json", "FILE", "also write the results as JSON to FILE", &json_path);
     if (!parser.Parse(args)) return 0;
     if (points_count < 0) throw InputError(Concat("--points must not be negative, got ", points_count));
@@ -150,17 +151,20 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     if (k < 1 || k > kMaxEstimateK) throw InputError(Concat("--k must be 1..", kMaxEstimateK, ", got ", k));
     if (repeat < 1) throw InputError(Concat("--repeat must be at least 1, got ", repeat));
     if (check < 0) throw InputError(Concat("--check must not be negative, got ", check));
+    if (!(traversal_cost > 0.0f)) throw InputError(Concat("--traversal-cost must be positive, got ", traversal_cost));
+    if (work_sample < 0) throw InputError(Concat("--work must not be negative, got ", work_sample));
 
     PointDistribution distribution;
     ParsePointDistribution(distribution_name, &distribution);
     const Backend backend = Backend::Create(device);
     const std::vector<Vec3> points = MakePoints(distribution, uint32_t(points_count), uint64_t(seed));
-    const std::vector<Vec3> orders[2] = {MakeQueries(points, uint32_t(query_count), true, uint64_t(seed)),
-                                         MakeQueries(points, uint32_t(query_count), false, uint64_t(seed))};
+    const std::vector<Vec3> orders[2] = {MakeQueries(distribution, points, uint32_t(query_count), true, uint64_t(seed)),
+                                         MakeQueries(distribution, points, uint32_t(query_count), false, uint64_t(seed))};
 
     ResetPeakDeviceBytes();
     PointTreeParams params;
     params.expected_k = k;
+    params.cost_traversal = float(traversal_cost);
     Buffer<Vec3> positions(backend);
     positions.Upload(points);
     Buffer<Vec3> queries[2] = {Buffer<Vec3>(backend), Buffer<Vec3>(backend)};
@@ -184,10 +188,10 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     knn(1);
     backend.Synchronize();
 
-    const Stats build_ms = TimeRepeated(backend, repeat, build);
-    const Stats radii_ms = TimeRepeated(backend, repeat, estimate);
-    Stats knn_ms[2];
-    for (int o = 0; o < 2; ++o) knn_ms[o] = TimeRepeated(backend, repeat, [&] { knn(o); });
+    const Timing build_ms = Summarize(TimeRuns(backend, repeat, build));
+    const Timing radii_ms = Summarize(TimeRuns(backend, repeat, estimate));
+    Timing knn_ms[2];
+    for (int o = 0; o < 2; ++o) knn_ms[o] = Summarize(TimeRuns(backend, repeat, [&] { knn(o); }));
     const size_t peak_device_bytes = DeviceMemoryCounters().peak_device_bytes;
 
     // Check a spread sample of the random-order queries (the last KNN run) against brute force.
@@ -207,17 +211,17 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     const size_t count_mismatches = size_t(std::count(wrong_count.begin(), wrong_count.end(), 1));
 
     // nanoflann on the same points and queries, on the CPU only.
-    Stats nano_build_ms, nano_knn_ms[2];
+    Timing nano_build_ms, nano_knn_ms[2];
     const bool with_nanoflann = !backend.IsGpu() && !points.empty();
     if (with_nanoflann) {
         const Cloud cloud{&points};
         std::unique_ptr<NanoflannTree> index;
-        nano_build_ms = TimeRepeated(backend, repeat, [&] {
+        nano_build_ms = Summarize(TimeRuns(backend, repeat, [&] {
             index = std::make_unique<NanoflannTree>(3, cloud, nanoflann::KDTreeSingleIndexAdaptorParams(10));
-        });
+        }));
         for (int o = 0; o < 2; ++o) {
             const std::vector<Vec3>& q = orders[o];
-            nano_knn_ms[o] = TimeRepeated(backend, repeat, [&] {
+            nano_knn_ms[o] = Summarize(TimeRuns(backend, repeat, [&] {
                 tbb::parallel_for(tbb::blocked_range<size_t>(0, q.size(), 1024), [&](const tbb::blocked_range<size_t>& r) {
                     std::vector<uint32_t> idx(static_cast<size_t>(k));
                     std::vector<float> d2(static_cast<size_t>(k));
@@ -226,14 +230,13 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
                         index->knnSearch(p, size_t(k), idx.data(), d2.data());
                     }
                 });
-            });
+            }));
         }
     }
 
     std::printf("caustica bench photons: %s, %d points, %d queries, k %d, %d runs\n", distribution_name.c_str(),
                 points_count, query_count, k, repeat);
-    const std::string commit = CurrentCommit();
-    std::printf("device: %s (%s), commit %s\n", backend.Name(), backend.Describe().c_str(), commit.c_str());
+    std::printf("device: %s (%s), commit %s\n", backend.Name(), backend.Describe().c_str(), BuildCommit());
     std::printf("tree: %zu nodes, depth %d, R %g; %u nodes with radius estimates\n", tree.nodes.size(), tree.max_depth,
                 double(tree.radius), radii.estimated_nodes());
     std::printf("  %-26s %10s %10s %10s\n", "stage (ms)", "median", "min", "max");
@@ -249,41 +252,70 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     std::printf("radius max relative error %.3g over %u queries checked against brute force (%zu wrong counts)\n",
                 max_error, checked, count_mismatches);
     std::printf("peak device bytes: %zu\n", peak_device_bytes);
+    std::optional<WorkReport> work;
+    if (work_sample > 0) {
+        if (backend.IsGpu()) throw InputError("--work counts on the host: use it with --device cpu");
+        work = CountWork(tree.View(), radii.View(), radii.estimates().Download(), orders[0],
+                                       uint32_t(work_sample), settings);
+        const WorkReport& w = *work;
+        std::printf("work per query (%u coherent queries): tree %.2f passes, %.1f nodes, %.1f points; candidate "
+                    "list %.2f passes, %.1f entries; %.1f points within r0; r0 / k-th distance mean %.2f, max %.2f\n",
+                    w.queries, w.query_passes, w.query_nodes, w.query_points, w.query_list_passes,
+                    w.query_list_points, w.query_candidates, w.r0_ratio_mean, w.r0_ratio_max);
+        std::printf("work per node estimate (%u estimates): tree %.2f passes, %.1f nodes, %.1f points; %.1f points "
+                    "within r0; r0 / Ri mean %.2f\n",
+                    w.estimates, w.estimate_passes, w.estimate_nodes, w.estimate_points, w.estimate_candidates,
+                    w.estimate_ratio);
+    }
 
     if (!json_path.empty()) {
-        JsonObject j;
-        j.Text("benchmark", "photons");
-        j.Text("device", backend.Name());
-        j.Text("device_name", backend.Describe());
-        j.Text("commit", commit);
-        j.Text("distribution", distribution_name);
-        j.Number("points", points_count);
-        j.Number("queries", query_count);
-        j.Number("k", k);
-        j.Number("repeat", repeat);
-        j.Number("seed", seed);
-        j.Number("tree_nodes", double(tree.nodes.size()));
-        j.Number("tree_depth", tree.max_depth);
-        j.Timing("build_ms", build_ms);
-        j.Timing("node_radii_ms", radii_ms);
-        JsonObject knn_json;
-        knn_json.Timing("coherent", knn_ms[0]);
-        knn_json.Timing("random", knn_ms[1]);
-        j.Raw("knn_ms", knn_json.str());
-        j.Number("radius_max_rel_error", max_error);
-        j.Number("queries_checked", checked);
-        j.Number("count_mismatches", double(count_mismatches));
-        j.Number("peak_device_bytes", double(peak_device_bytes));
+        JsonWriter json;
+        json.BeginObject();
+        json.Key("benchmark").String("photons");
+        WriteBenchHeader(json, backend);
+        json.Key("distribution").String(distribution_name);
+        json.Key("points").Integer(points_count);
+        json.Key("queries").Integer(query_count);
+        json.Key("k").Integer(k);
+        json.Key("repeat").Integer(repeat);
+        json.Key("seed").Integer(seed);
+        json.Key("tree_nodes").Integer(int64_t(tree.nodes.size()));
+        json.Key("tree_depth").Integer(tree.max_depth);
+        WriteTiming(json, "build_ms", build_ms);
+        WriteTiming(json, "node_radii_ms", radii_ms);
+        json.Key("knn_ms").BeginObject();
+        WriteTiming(json, "coherent", knn_ms[0]);
+        WriteTiming(json, "random", knn_ms[1]);
+        json.EndObject();
+        json.Key("radius_max_rel_error").Number(max_error);
+        json.Key("queries_checked").Integer(checked);
+        json.Key("count_mismatches").Integer(int64_t(count_mismatches));
+        json.Key("peak_device_bytes").Integer(int64_t(peak_device_bytes));
         if (with_nanoflann) {
-            j.Timing("nanoflann_build_ms", nano_build_ms);
-            JsonObject nano_json;
-            nano_json.Timing("coherent", nano_knn_ms[0]);
-            nano_json.Timing("random", nano_knn_ms[1]);
-            j.Raw("nanoflann_knn_ms", nano_json.str());
+            WriteTiming(json, "nanoflann_build_ms", nano_build_ms);
+            json.Key("nanoflann_knn_ms").BeginObject();
+            WriteTiming(json, "coherent", nano_knn_ms[0]);
+            WriteTiming(json, "random", nano_knn_ms[1]);
+            json.EndObject();
         }
-        std::ofstream out(json_path);
-        out << j.str() << "\n";
-        if (!out) throw RuntimeError(Concat("cannot write ", json_path));
+        if (work) {
+            json.Key("work").BeginObject();
+            json.Key("queries_counted").Integer(work->queries);
+            json.Key("query_tree_passes").Number(work->query_passes);
+            json.Key("query_nodes").Number(work->query_nodes);
+            json.Key("query_points").Number(work->query_points);
+            json.Key("query_list_passes").Number(work->query_list_passes);
+            json.Key("query_list_entries").Number(work->query_list_points);
+            json.Key("query_points_within_r0").Number(work->query_candidates);
+            json.Key("r0_ratio_mean").Number(work->r0_ratio_mean);
+            json.Key("r0_ratio_max").Number(work->r0_ratio_max);
+            json.Key("estimates").Integer(work->estimates);
+            json.Key("estimate_nodes").Number(work->estimate_nodes);
+            json.Key("estimate_points").Number(work->estimate_points);
+            json.EndObject();
+        }
+        json.EndObject();
+        WriteTextFile(json_path, json.Text());
     }
     return count_mismatches == 0 && max_error <= 1e-3 ? 0 : 1;
 }

@@ -19,6 +19,7 @@ std::vector<NamedSet> StandardSets(uint32_t count) {
     dup.insert(dup.end(), rest.begin(), rest.end());
     sets.push_back({"duplicates", dup});
     sets.push_back({"plane", MakePoints(PointDistribution::Plane, count, kSeed)});
+    sets.push_back({"room", MakePoints(PointDistribution::Room, count, kSeed)});
     std::vector<Vec3> mixed = MakePoints(PointDistribution::Uniform, count, kSeed + 2);
     for (Vec3& p : mixed) p = p * 2.0f - Vec3(1.0f);
     mixed[0] = Vec3(-0.0f, 0.0f, -0.0f);

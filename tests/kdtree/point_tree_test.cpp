@@ -2,6 +2,7 @@
 // builder, the depth bound, and points through PointTraits.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "kdtree/point_tree_builder.h"
@@ -53,6 +54,19 @@ TEST(PointTreeBuild, PointMedianFallbackShortensClusteredTrees) {
     PointTreeParams spatial;
     spatial.min_split_fraction = 0.0f;
     EXPECT_LT(BuildOn(cpu, points).max_depth, BuildOn(cpu, points, spatial).max_depth);
+}
+
+TEST(PointTreeBuild, FlatWallsStayShallow) {
+    // Points on the walls of a room have flat boxes. An empty-space cut that leaves the cell as it
+    // was used to repeat on them down to max_depth (48), with thousands of points in a leaf.
+    const Backend cpu = Backend::Cpu();
+    const std::vector<Vec3> points = MakePoints(PointDistribution::Room, 20000, kSeed);
+    const PointTree tree = BuildOn(cpu, points);
+    EXPECT_LT(tree.max_depth, 30);
+    uint32_t largest_leaf = 0;
+    for (const KdNode& n : tree.nodes.Download())
+        if (n.IsLeaf()) largest_leaf = std::max(largest_leaf, n.Count());
+    EXPECT_LE(largest_leaf, uint32_t(PointTreeParams().small_node_threshold));
 }
 
 TEST(PointTreeBuild, TinySets) {

@@ -14,17 +14,20 @@ namespace {
 
 TEST(BenchPhotons, SmallCpuRunWritesJson) {
     const std::string path = ::testing::TempDir() + "bench_photons_test.json";
-    for (const char* distribution : {"uniform", "clustered", "plane"}) {
+    for (const char* distribution : {"uniform", "clustered", "plane", "room"}) {
         SCOPED_TRACE(distribution);
         ASSERT_EQ(BenchPhotonsMain({"--points", "5000", "--distribution", distribution, "--queries", "3000", "--k", "20",
-                                    "--device", "cpu", "--repeat", "2", "--check", "50", "--json", path}),
+                                    "--device", "cpu", "--repeat", "2", "--check", "50", "--work", "20", "--json",
+                                    path}),
                   0);
         std::ifstream in(path);
         std::stringstream text;
         text << in.rdbuf();
         const std::string json = text.str();
         for (const char* key : {"\"device\": \"cpu\"", "\"points\": 5000", "\"queries\": 3000", "\"k\": 20",
-                                "\"build_ms\": {\"median\"", "\"knn_ms\": {\"coherent\": {\"median\"", "\"random\"",
+                                "\"build_ms\": {", "\"node_radii_ms\": {", "\"median\": ", "\"knn_ms\": {",
+                                "\"coherent\": {", "\"random\": {", "\"commit\": ", "\"date\": ",
+                                "\"work\": {", "\"query_points\": ", "\"estimate_points\": ",
                                 "\"radius_max_rel_error\": 0", "\"queries_checked\": 50", "\"peak_device_bytes\"",
                                 "\"nanoflann_build_ms\": {", "\"nanoflann_knn_ms\": {"})
             EXPECT_NE(json.find(key), std::string::npos) << key << " not in " << json;
