@@ -85,6 +85,7 @@ void FrameRenderer::AddSample() {
     State& s = *state_;
     const SceneView scene = s.View();
     const SampleKey key{s.settings.seed, s.samples};
+    s.times = PassTimes{s.times.geometry_tree};  // the passes this sample skips show as 0
     Stopwatch clock(s.backend);
 
     PhotonTraceSettings photon_settings;
