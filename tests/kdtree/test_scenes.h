@@ -1,8 +1,7 @@
 // Triangle scenes for the kd-tree tests: generated ones (seeded, reproducible) and the real meshes
-// in ../shared/models read with tinyobjloader.
+// in ../shared/models read with the scene loader.
 #pragma once
 
-#include <tiny_obj_loader.h>
 
 #include <cmath>
 #include <cstdint>
@@ -12,6 +11,7 @@
 
 #include "core/rng.h"
 #include "kdtree/triangle.h"
+#include "renderer/scene_triangles.h"
 
 namespace caustica::testing {
 
@@ -85,28 +85,7 @@ inline std::vector<Triangle> CubeGrid(int per_side) {
     return t;
 }
 
-// The triangles of an OBJ file (faces triangulated by tinyobjloader).
-inline std::vector<Triangle> LoadObj(const std::string& path) {
-    tinyobj::ObjReaderConfig config;
-    config.triangulate = true;
-    config.mtl_search_path = "/nonexistent";  // materials are not needed
-    tinyobj::ObjReader reader;
-    if (!reader.ParseFromFile(path, config)) throw std::runtime_error("cannot read " + path + ": " + reader.Error());
-    const auto& v = reader.GetAttrib().vertices;
-    std::vector<Triangle> t;
-    for (const auto& shape : reader.GetShapes()) {
-        const auto& idx = shape.mesh.indices;
-        for (size_t k = 0; k + 2 < idx.size(); k += 3) {
-            Triangle tri;
-            Vec3* corner[3] = {&tri.v0, &tri.v1, &tri.v2};
-            for (int c = 0; c < 3; ++c) {
-                const int i = idx[k + c].vertex_index;
-                *corner[c] = Vec3(v[3 * i], v[3 * i + 1], v[3 * i + 2]);
-            }
-            t.push_back(tri);
-        }
-    }
-    return t;
-}
+// The triangles of an OBJ file, through the project's checked mesh loader.
+inline std::vector<Triangle> LoadObj(const std::string& path) { return LoadTrianglesForBench(path); }
 
 }  // namespace caustica::testing
