@@ -15,7 +15,7 @@ struct TracePhotonsPass {
     Span<Photon> slots;
     Span<uint32_t> stored;
     CA_HD void operator()(int i) const {
-        Rng rng(settings.seed, settings.frame, kPhotonPass, uint64_t(i));
+        Rng rng(settings.seed, settings.sample, kPhotonPass, uint64_t(i));
         const EmittedPhoton photon = EmitPhoton(emission, rng, settings.count);
         stored[i] = TracePhoton(scene, photon, rng, settings.max_bounces, &slots[i]) ? 1u : 0u;
     }

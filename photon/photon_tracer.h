@@ -18,7 +18,8 @@ struct PhotonTraceSettings {
     uint32_t count = 1000000;  // photons emitted this frame
     int max_bounces = 8;       // specular interactions before a photon is dropped
     uint64_t seed = 1;
-    uint32_t frame = 0;        // keys the random numbers with the seed
+    uint32_t sample = 0;       // keys the random numbers with the seed: the same sample of a still
+                               // scene traces the same photons, in every frame
 };
 
 class PhotonTracer {

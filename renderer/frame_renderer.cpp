@@ -41,6 +41,11 @@ struct FrameRenderer::State {
           emission_cdf(b), emission_cells(b), geometry_builder(b), geometry_tree(b), photon_tracer(b), photons(b),
           photon_map(b), eye(b), sum(b), display(b) {}
 
+    // The exposure scales radiance; the debug views' colours are their own scale.
+    float DisplayScale() const {
+        return settings.view == ShadeView::Full || settings.view == ShadeView::CausticOnly ? settings.exposure : 1.0f;
+    }
+
     SceneView View() const {
         return {triangles.span(), shading.span(), materials.span(), textures.span(), texels.span(), geometry_tree.View()};
     }
@@ -92,7 +97,7 @@ void FrameRenderer::AddSample() {
     photon_settings.count = s.settings.photons;
     photon_settings.max_bounces = s.settings.max_bounces;
     photon_settings.seed = s.settings.seed;
-    photon_settings.frame = s.samples;
+    photon_settings.sample = s.samples;
     const EmissionView emission{s.emission_lights.span(), s.emission_cdf.span(), s.emission_cells.span()};
     s.photon_tracer.Trace(scene, emission, photon_settings, s.photons);
     s.times.photon_trace = clock.ElapsedMs();
@@ -109,7 +114,7 @@ void FrameRenderer::AddSample() {
         // The heat map replaces the rest of the sample.
         RunTraversalCostPass(s.backend, scene, s.eye);
         ++s.samples;
-        RunCompositePass(s.backend, s.eye.radiance.span(), s.sum.span(), s.samples, 1.0f, s.display.span());
+        RunCompositePass(s.backend, s.eye.radiance.span(), s.sum.span(), s.samples, s.DisplayScale(), s.display.span());
         return;
     }
 
@@ -128,7 +133,7 @@ void FrameRenderer::AddSample() {
 
     clock.Restart();
     ++s.samples;
-    RunCompositePass(s.backend, s.eye.radiance.span(), s.sum.span(), s.samples, s.settings.exposure, s.display.span());
+    RunCompositePass(s.backend, s.eye.radiance.span(), s.sum.span(), s.samples, s.DisplayScale(), s.display.span());
     s.times.composite = clock.ElapsedMs();
 }
 
@@ -136,14 +141,13 @@ uint32_t FrameRenderer::samples() const { return state_->samples; }
 uint32_t FrameRenderer::stored_photons() const { return uint32_t(state_->photons.size()); }
 std::vector<Photon> FrameRenderer::StoredPhotons() const { return state_->photons.Download(); }
 const PassTimes& FrameRenderer::times() const { return state_->times; }
-const Buffer<uint32_t>& FrameRenderer::Display() const { return state_->display; }
 std::vector<uint32_t> FrameRenderer::DisplayPixels() const { return state_->display.Download(); }
 
 Image FrameRenderer::CurrentImage() const {
     const State& s = *state_;
     Image image(s.camera.width, s.camera.height);
     const std::vector<Rgb> sum = s.sum.Download();
-    const float scale = s.samples > 0 ? s.settings.exposure / float(s.samples) : 0.0f;
+    const float scale = s.samples > 0 ? s.DisplayScale() / float(s.samples) : 0.0f;
     for (size_t i = 0; i < sum.size(); ++i) image.pixels[i] = sum[i] * scale;
     return image;
 }

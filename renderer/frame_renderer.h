@@ -58,9 +58,7 @@ public:
     const PassTimes& times() const;
     // The mean of the samples so far, linear RGB times the exposure.
     Image CurrentImage() const;
-    // The same as RGBA8 sRGB pixels in the backend's memory (the viewer's texture source).
-    const Buffer<uint32_t>& Display() const;
-    // Host copy of Display().
+    // The same as RGBA8 sRGB pixels (the viewer's texture).
     std::vector<uint32_t> DisplayPixels() const;
 
 private:
