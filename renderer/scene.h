@@ -166,7 +166,7 @@ struct Object {
 };
 
 struct Settings {
-    int photons = 200000;
+    int photons = 1000000;  // per frame on the GPU; the CPU uses at most 100,000 unless asked
     int k = 50;
     Rgb ambient{0.02f, 0.02f, 0.02f};
     int max_bounces = 8;

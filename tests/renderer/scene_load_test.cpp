@@ -79,7 +79,7 @@ TEST(SceneLoad, BuiltinSceneIsRingYaml) {
 TEST(SceneLoad, DefaultsWhenSectionsAreMissing) {
     const Scene scene = LoadSceneFromString("objects:\n  - shape: {type: box}\n", "a.yaml");
     EXPECT_EQ(scene.camera.width, 800);
-    EXPECT_EQ(scene.settings.photons, 200000);
+    EXPECT_EQ(scene.settings.photons, 1000000);
     ASSERT_EQ(scene.objects.size(), 1u);
     EXPECT_EQ(scene.objects[0].name, "object 0");
     ASSERT_GE(scene.default_material, 0);
