@@ -40,20 +40,10 @@ struct EntriesView {
     }
 };
 
-// The active nodes of one large-node level.
-struct LargeNodesView {
-    uint32_t* record;       // the record this node fills
-    uint32_t* begin;        // its first entry in the current list
-    uint32_t* count;        // its entries
-    int32_t* depth;
-    uint32_t* useless_run;  // splits in a row above this node that kept nearly every triangle on both sides
-    float* region[6];       // the node's cell; after the split pass, the cell with empty space cut off
-    uint32_t* key[6];       // the tight box of its entries as order-preserving keys (atomic min/max)
-    uint32_t* chunk_count;  // ceil(count / chunk size)
-    uint32_t* chunk_first;  // exclusive scan of chunk_count
-    uint32_t* count_scan;   // exclusive scan of count; the children's entries start at 2 * count_scan
-    int32_t* split_axis;    // after the split pass: 0..2, or -1 for a leaf
-    float* split_pos;
+// A box per item as six float columns (lo x, y, z, hi x, y, z), shared by the node lists. For the
+// active large nodes: the node's cell, after the split pass with empty space cut off.
+struct RegionColumns {
+    float* region[6];
 
     CA_HD Aabb Region(uint32_t i) const {
         return Aabb(Vec3(region[0][i], region[1][i], region[2][i]), Vec3(region[3][i], region[4][i], region[5][i]));
@@ -64,6 +54,21 @@ struct LargeNodesView {
             region[3 + a][i] = b.hi[a];
         }
     }
+};
+
+// The active nodes of one large-node level.
+struct LargeNodesView : RegionColumns {
+    uint32_t* record;       // the record this node fills
+    uint32_t* begin;        // its first entry in the current list
+    uint32_t* count;        // its entries
+    int32_t* depth;
+    uint32_t* useless_run;  // splits in a row above this node that kept nearly every triangle on both sides
+    uint32_t* key[6];       // the tight box of its entries as order-preserving keys (atomic min/max)
+    uint32_t* chunk_count;  // ceil(count / chunk size)
+    uint32_t* chunk_first;  // exclusive scan of chunk_count
+    uint32_t* count_scan;   // exclusive scan of count; the children's entries start at 2 * count_scan
+    int32_t* split_axis;    // after the split pass: 0..2, or -1 for a leaf
+    float* split_pos;
 };
 
 // The tree as the levels build it, one item per record.
@@ -98,24 +103,13 @@ struct SmallRootsView {
     uint64_t* cand_right;
 };
 
-struct SmallNodesView {
+struct SmallNodesView : RegionColumns {
     uint32_t* record;
     uint32_t* root;
     uint64_t* mask;
     int32_t* depth;
-    float* region[6];
     uint32_t* split;  // 1 when the node was split
     uint32_t* split_scan;
-
-    CA_HD Aabb Region(uint32_t i) const {
-        return Aabb(Vec3(region[0][i], region[1][i], region[2][i]), Vec3(region[3][i], region[4][i], region[5][i]));
-    }
-    CA_HD void SetRegion(uint32_t i, const Aabb& b) const {
-        for (int a = 0; a < 3; ++a) {
-            region[a][i] = b.lo[a];
-            region[3 + a][i] = b.hi[a];
-        }
-    }
 };
 
 // Sizes the host reads back once per level.
