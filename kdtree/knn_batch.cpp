@@ -43,19 +43,28 @@ struct KnnQuery {
     CA_HD bool TileUsable(bool all_radii_finite) const {
         return all_radii_finite && settings.k > 0 && tree.point_count > 0;
     }
-    // Query i from its first radius r, over a shared list (count points from list) or, where count
-    // is kNoList, on its own path.
+    // Query i by Algorithm 6 from its first radius r over a shared list (count points from list).
     template <class Histogram>
-    CA_HD void Run(uint32_t i, float r, const TreePoint* list, uint32_t count, Histogram& hist) const {
+    CA_HD void RunShared(uint32_t i, float r, const TreePoint* list, uint32_t count, Histogram& hist) const {
         NoWork work;
-        KnnOutcome o;
-        if (count != kNoList) {
-            TileCandidates candidates{list, count, r * r};
-            o = HistogramKnn(tree, queries[i], r, settings, hist, candidates, out.Slot(i), work);
-        } else {
-            CandidateList candidates;
-            o = HistogramKnn(tree, queries[i], r, settings, hist, candidates, out.Slot(i), work);
-        }
+        TileCandidates candidates{list, count, r * r};
+        Finish(i, HistogramKnn(tree, queries[i], r, settings, hist, candidates, out.Slot(i), work));
+    }
+    // Query i on its own path, for queries whose ball of r fits no tile's list: there r is loose
+    // (the ball holds far more than k points, as near the edge of a caustic, where the node radii
+    // come from the dense side), and Algorithm 6 would read all of them niter + 1 times. The
+    // priority-queue search bounded by r reads about the leaves that meet the k-th ball, once.
+    // Fewer than k points within r (r below the maximum radius only where r0 was not
+    // conservative): the search again without that bound, so the outcome keeps KnnSettings'
+    // conventions.
+    CA_HD void RunAlone(uint32_t i, float r) const {
+        KnnSettings bounded = settings;
+        bounded.max_radius = fminf(settings.max_radius, r);
+        KnnOutcome o = ExactKnn(tree, queries[i], bounded, out.Slot(i));
+        if (o.count < uint32_t(settings.k)) o = ExactKnn(tree, queries[i], settings, out.Slot(i));
+        Finish(i, o);
+    }
+    CA_HD void Finish(uint32_t i, const KnnOutcome& o) const {
         out.counts[i] = o.count;
         out.radii[i] = o.radius;
     }
@@ -136,8 +145,10 @@ struct KnnCpuTilePass {
         PlanTileOnHost(query, uint32_t(tile), n, r, list, first, count, work);
         LocalHistogram hist;
         const uint32_t begin = uint32_t(tile) * kKnnTileQueries, end = TileEnd(uint32_t(tile), n);
-        for (uint32_t i = begin; i < end; ++i)
-            query.Run(i, r[i - begin], list + first[i - begin], count[i - begin], hist);
+        for (uint32_t i = begin; i < end; ++i) {
+            if (count[i - begin] == KnnQuery::kNoList) query.RunAlone(i, r[i - begin]);
+            else query.RunShared(i, r[i - begin], list + first[i - begin], count[i - begin], hist);
+        }
     }
 };
 
@@ -258,17 +269,15 @@ __global__ void __launch_bounds__(kKnnBlock) KnnTileKernel(KnnQuery query, uint3
     if (own) own_path[1 + at + uint32_t(__popc(own_lanes & ((1u << lane) - 1u)))] = i;
     if (!valid || own) return;
     SharedHistogram hist{bins + threadIdx.x};
-    query.Run(i, r, list + first, count, hist);
+    query.RunShared(i, r, list + first, count, hist);
 }
 
 // The queries KnnTileKernel left to the per-query path, one thread each.
 __global__ void __launch_bounds__(kKnnBlock) KnnOwnPathKernel(KnnQuery query, const uint32_t* own_path) {
-    __shared__ uint32_t bins[kMaxHistogramBins * kKnnBlock];
     const uint32_t j = blockIdx.x * kKnnBlock + threadIdx.x;
     if (j >= own_path[0]) return;
     const uint32_t i = own_path[1 + j];
-    SharedHistogram hist{bins + threadIdx.x};
-    query.Run(i, query.FirstRadius(i), nullptr, KnnQuery::kNoList, hist);
+    query.RunAlone(i, query.FirstRadius(i));
 }
 #endif
 
