@@ -26,8 +26,9 @@ summary=$out/summary.txt
 note() { echo "$*" | tee -a "$summary"; }
 run() { echo "+ $*" >>"$log"; "$@" >>"$log" 2>&1; }
 
-# A copy of the tree without .git (as on a lent GPU machine) names its commit in CAUSTICA_COMMIT.
-export CAUSTICA_COMMIT=${CAUSTICA_COMMIT:-$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
+# A copy of the tree whose .git is missing or stale (as on a lent GPU machine) names its commit in
+# CAUSTICA_COMMIT; the build and the benchmarks report it.
+export CAUSTICA_COMMIT=${CAUSTICA_COMMIT:-$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)}
 note "commit: $CAUSTICA_COMMIT"
 note "date: $(date -u +%Y-%m-%dT%H:%MZ)"
 note "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || echo none)"
