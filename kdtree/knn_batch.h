@@ -32,8 +32,7 @@ struct KnnResultsView {
 // The caller's result buffers, in the backend's memory, grown by doubling and reused.
 class KnnResults {
 public:
-    explicit KnnResults(const Backend& backend)
-        : indices(backend), dist2(backend), counts(backend), radii(backend), own_path(backend) {}
+    explicit KnnResults(const Backend& backend) : indices(backend), dist2(backend), counts(backend), radii(backend) {}
     void Resize(uint32_t queries, uint32_t capacity) {
         indices.Resize(size_t(queries) * capacity, false);
         dist2.Resize(size_t(queries) * capacity, false);
@@ -52,8 +51,6 @@ public:
     Buffer<float> dist2;
     Buffer<uint32_t> counts;
     Buffer<float> radii;
-    // Scratch of the GPU batch: the number of queries left to the per-query path, then their indices.
-    Buffer<uint32_t> own_path;
 
 private:
     uint32_t queries_ = 0, capacity_ = 0;
@@ -79,18 +76,6 @@ CA_HD KnnOutcome KnnAtPoint(const PointTreeView& tree, const NodeRadiusView& rad
 // histogram of its own.
 void KnnBatch(const Backend& backend, const PointTreeView& tree, const NodeRadiusView& radii,
               Span<const Vec3> queries, const KnnSettings& settings, KnnResults& out);
-
-// What KnnBatch's tiles (knn_tile.h) cost, counted on the host over a sample of the tiles of
-// queries in host memory: how many queries share a list, its size, and the gathers' tree walks.
-struct KnnTileWork {
-    uint32_t tiles = 0, queries = 0, sharing = 0;  // counted; queries that got a shared list
-    uint32_t all_sharing = 0;                      // tiles whose queries all got one (no slow lane)
-    double list_points = 0;                        // the list a sharing query reads, mean
-    double gather_nodes = 0, gather_points = 0;    // per tile, all its gathers: nodes walked, points read
-};
-
-KnnTileWork CountKnnTileWork(const PointTreeView& tree, const NodeRadiusView& radii, Span<const Vec3> queries,
-                             const KnnSettings& settings, uint32_t sample);
 
 // The exact KNN (bounded priority queue) over a batch, as a reference for tests and benchmarks.
 void ExactKnnBatch(const Backend& backend, const PointTreeView& tree, Span<const Vec3> queries,

@@ -164,34 +164,34 @@ struct CandidateList {
     uint32_t index[kKnnCandidates];
     uint32_t count = 0;
     float r2 = -1.0f;  // it holds every point with dist2 <= r2; negative: none
-
-    // RangeSearch through the list: visit(index, dist2) for every point with dist2 <= r * r, in
-    // RangeSearch's order (a smaller radius prunes subtrees but never reorders the leaves). Reads
-    // the list when it covers r; otherwise walks the tree and gathers the list anew.
-    template <class Visit, class Work>
-    CA_HD void ForEachWithin(const PointTreeView& tree, Vec3 q, float r, Visit&& visit, Work& work) {
-        const float rr = r * r;
-        if (rr <= r2) {
-            work.ListPass(count);
-            for (uint32_t i = 0; i < count; ++i) {
-                const float d2 = dist2[i];
-                if (d2 <= rr) visit(index[i], d2);
-            }
-            return;
-        }
-        uint32_t n = 0;
-        RangeSearch(tree, q, r, [&](const TreePoint& p, float d2) {
-            if (n < kKnnCandidates) {
-                dist2[n] = d2;
-                index[n] = p.index;
-            }
-            ++n;
-            visit(p.index, d2);
-        }, work);
-        count = n <= kKnnCandidates ? n : 0;
-        r2 = n <= kKnnCandidates ? rr : -1.0f;
-    }
 };
+
+// RangeSearch through a candidate list: visit(index, dist2) for every point with dist2 <= r * r, in
+// RangeSearch's order (a smaller radius prunes subtrees but never reorders the leaves). Reads the
+// list when it covers r; otherwise walks the tree and gathers the list anew.
+template <class Visit, class Work>
+CA_HD void VisitWithin(const PointTreeView& tree, Vec3 q, float r, CandidateList& list, Visit&& visit, Work& work) {
+    const float r2 = r * r;
+    if (r2 <= list.r2) {
+        work.ListPass(list.count);
+        for (uint32_t i = 0; i < list.count; ++i) {
+            const float d2 = list.dist2[i];
+            if (d2 <= r2) visit(list.index[i], d2);
+        }
+        return;
+    }
+    uint32_t n = 0;
+    RangeSearch(tree, q, r, [&](const TreePoint& p, float d2) {
+        if (n < kKnnCandidates) {
+            list.dist2[n] = d2;
+            list.index[n] = p.index;
+        }
+        ++n;
+        visit(p.index, d2);
+    }, work);
+    list.count = n <= kKnnCandidates ? n : 0;
+    list.r2 = n <= kKnnCandidates ? r2 : -1.0f;
+}
 
 // A distance that covers every point of the tree from q (its box's farthest corner, padded for
 // rounding).
@@ -200,14 +200,6 @@ CA_HD CA_INLINE float FarthestTreeDistance(const PointTreeView& tree, Vec3 q) {
     const Vec3 lo = q - tree.bounds.lo, hi = tree.bounds.hi - q;
     const Vec3 far(fmaxf(fabsf(lo.x), fabsf(hi.x)), fmaxf(fabsf(lo.y), fabsf(hi.y)), fmaxf(fabsf(lo.z), fabsf(hi.z)));
     return Length(far) * 1.00001f;
-}
-
-// The radius of Algorithm 6's first pass: r0, but at most the maximum radius and a distance that
-// covers the whole tree (the latter also where r0 is NaN).
-CA_HD CA_INLINE float KnnFirstRadius(const PointTreeView& tree, Vec3 q, float r0, const KnnSettings& s) {
-    const float cap = fminf(s.max_radius, FarthestTreeDistance(tree, q));
-    const float r = fminf(r0, cap);
-    return r >= 0.0f ? r : cap;
 }
 
 // A max-heap of squared distances (and indices) in a KnnSlot from entry base on, for the exact
@@ -276,13 +268,11 @@ CA_HD CA_INLINE int HistogramBin(float d, float rmin, float scale, int bins) {
 // points in the bins before it and the nearest of that bin (a bounded max-heap over the few points
 // of one narrow bin), so the returned radius is the exact k-th distance. An r0 that proves too
 // small is doubled (counted as no iteration), so any r0 gives the right answer, only slower.
-// The points come from a candidate source with ForEachWithin(tree, q, r, visit, work), which visits
-// every point within r of q: a CandidateList (the first tree pass gathers the points within r0, and
-// when they are few enough the other passes read that list instead of the tree) or the shared list
-// of a tile of queries (knn_tile.h).
-template <class Histogram, class Candidates, class Work>
+// The first tree pass gathers the points within r0 (CandidateList); when they are few enough, the
+// other passes read that list instead of the tree, with the same points in the same order.
+template <class Histogram, class Work>
 CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const KnnSettings& s, Histogram& hist,
-                              Candidates& list, KnnSlot out, Work& work) {
+                              KnnSlot out, Work& work) {
     KnnOutcome result;
     if (s.k <= 0 || tree.point_count == 0) {
         result.radius = isinf(s.max_radius) ? 0.0f : s.max_radius;
@@ -291,8 +281,10 @@ CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const
     const uint32_t k = uint32_t(s.k);
     const int bins = s.bins;
     const float cap = fminf(s.max_radius, FarthestTreeDistance(tree, q));
-    float rmin = 0.0f, rmax = KnnFirstRadius(tree, q, r0, s);
+    float rmin = 0.0f, rmax = fminf(r0, cap);
+    if (!(rmax >= 0.0f)) rmax = cap;  // NaN r0
     bool take_all = false;
+    CandidateList list;
     float bin_rmin = 0.0f, bin_scale = 0.0f, search_r = rmax;
     int bin_k = 0;
     uint32_t before_bin = 0;
@@ -301,7 +293,7 @@ CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const
         const float scale = width > 0.0f ? float(bins) / width : 0.0f;
         hist.Clear(bins);
         uint32_t total = 0;
-        list.ForEachWithin(tree, q, rmax, [&](uint32_t, float d2) {
+        VisitWithin(tree, q, rmax, list, [&](uint32_t, float d2) {
             hist.Add(HistogramBin(sqrtf(d2), rmin, scale, bins));
             ++total;
         }, work);
@@ -332,7 +324,7 @@ CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const
     }
     if (take_all) {
         float far2 = 0.0f;
-        list.ForEachWithin(tree, q, search_r, [&](uint32_t index, float d2) {
+        VisitWithin(tree, q, search_r, list, [&](uint32_t index, float d2) {
             if (out.indices) out.indices[result.count * out.stride] = index;
             out.dist2[result.count * out.stride] = d2;
             ++result.count;
@@ -347,7 +339,7 @@ CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const
     heap.base = before_bin;
     heap.capacity = k - before_bin;
     uint32_t written = 0;
-    list.ForEachWithin(tree, q, search_r, [&](uint32_t index, float d2) {
+    VisitWithin(tree, q, search_r, list, [&](uint32_t index, float d2) {
         const int bin = HistogramBin(sqrtf(d2), bin_rmin, bin_scale, bins);
         if (bin < bin_k) {
             if (written == heap.base) return;  // cannot happen: the same arithmetic as the histogram
@@ -361,13 +353,6 @@ CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const
     result.count = written + heap.size;  // k
     result.radius = heap.size > 0 ? sqrtf(heap.Top()) : 0.0f;
     return result;
-}
-
-template <class Histogram, class Work>
-CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const KnnSettings& s, Histogram& hist,
-                              KnnSlot out, Work& work) {
-    CandidateList list;
-    return HistogramKnn(tree, q, r0, s, hist, list, out, work);
 }
 
 template <class Histogram>

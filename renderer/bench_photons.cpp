@@ -17,7 +17,6 @@
 #include "core/memory.h"
 #include "core/timer.h"
 #include "kdtree/knn_batch.h"
-#include "kdtree/knn_tile.h"
 #include "kdtree/node_radius.h"
 #include "kdtree/point_samples.h"
 #include "kdtree/point_tree_builder.h"
@@ -254,22 +253,12 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
                 max_error, checked, count_mismatches);
     std::printf("peak device bytes: %zu\n", peak_device_bytes);
     std::optional<WorkReport> work;
-    KnnTileWork tile_work;
     if (work_sample > 0) {
         if (backend.IsGpu()) throw InputError("--work counts on the host: use it with --device cpu");
         work = CountWork(tree.View(), radii.View(), radii.estimates().Download(), orders[0],
                                        uint32_t(work_sample), settings);
-        tile_work = CountKnnTileWork(tree.View(), radii.View(), Span<const Vec3>(orders[0]), settings,
-                                     uint32_t(work_sample + kKnnTileQueries - 1) / kKnnTileQueries);
-        const KnnTileWork& t = tile_work;
-        std::printf("work per tile of %u coherent queries (%u tiles): %.1f%% of the queries share a list, of "
-                    "%.1f points, all of them in %.1f%% of the tiles; the gathers walk %.1f nodes and read %.1f "
-                    "points\n",
-                    kKnnTileQueries, t.tiles, t.queries ? 100.0 * t.sharing / t.queries : 0.0, t.list_points,
-                    t.tiles ? 100.0 * t.all_sharing / t.tiles : 0.0, t.gather_nodes, t.gather_points);
         const WorkReport& w = *work;
-        std::printf("work per query on its own path (%u coherent queries): tree %.2f passes, %.1f nodes, %.1f "
-                    "points; candidate "
+        std::printf("work per query (%u coherent queries): tree %.2f passes, %.1f nodes, %.1f points; candidate "
                     "list %.2f passes, %.1f entries; %.1f points within r0; r0 / k-th distance mean %.2f, max %.2f\n",
                     w.queries, w.query_passes, w.query_nodes, w.query_points, w.query_list_passes,
                     w.query_list_points, w.query_candidates, w.r0_ratio_mean, w.r0_ratio_max);
@@ -323,12 +312,6 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
             json.Key("estimates").Integer(work->estimates);
             json.Key("estimate_nodes").Number(work->estimate_nodes);
             json.Key("estimate_points").Number(work->estimate_points);
-            json.Key("tiles_counted").Integer(tile_work.tiles);
-            json.Key("tile_queries_sharing_a_list").Number(tile_work.queries ? double(tile_work.sharing) / tile_work.queries : 0.0);
-            json.Key("tiles_all_sharing").Number(tile_work.tiles ? double(tile_work.all_sharing) / tile_work.tiles : 0.0);
-            json.Key("tile_list_points").Number(tile_work.list_points);
-            json.Key("tile_gather_nodes").Number(tile_work.gather_nodes);
-            json.Key("tile_gather_points").Number(tile_work.gather_points);
             json.EndObject();
         }
         json.EndObject();

@@ -91,25 +91,6 @@ TEST(PointTreeGpu, TinySetsAndMaxRadius) {
     }
 }
 
-// Dense coherent rasters, where most warps share lists (knn_tile.h) and the rest go to the
-// per-query kernel: the same answers in the same order as the CPU twin.
-TEST(PointTreeGpu, CoherentTilesSameKnnAsCpu) {
-    CA_REQUIRE_GPU(gpu);
-    const Backend cpu = Backend::Cpu();
-    for (PointDistribution d : {PointDistribution::Plane, PointDistribution::Room, PointDistribution::Clustered}) {
-        const std::vector<Vec3> points = MakePoints(d, 64000, kSeed);
-        const std::vector<Vec3> queries = MakeQueries(d, points, 128000, true, kSeed);
-        KnnSettings settings;
-        TreeOnBackend g(gpu), c(cpu);
-        BuildAndQuery(gpu, points, queries, PointTreeParams(), settings, g);
-        BuildAndQuery(cpu, points, queries, PointTreeParams(), settings, c);
-        ExpectSameResults(g.results, c.results);
-        KnnResults exact(gpu);
-        ExactKnnBatch(gpu, g.tree.View(), Span<const Vec3>(g.queries.span()), settings, exact);
-        ExpectSameBytes(exact.radii, g.results.radii, "exact vs histogram radii");
-    }
-}
-
 TEST(PointTreeGpu, MillionPointsSameTreeAndExactKnn) {
     CA_REQUIRE_GPU(gpu);
     const Backend cpu = Backend::Cpu();
