@@ -130,7 +130,7 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     double traversal_cost = PointTreeParams().cost_traversal;
     std::string distribution_name = "plane", device = "auto", json_path;
     ArgParser parser("caustica bench photons",
-                     "Times the photon kd-tree build and the histogram KNN against brute force and nanoflann.");
+                     "Times the photon kd-tree build and the histogram KNN against the exact KNN, brute force and nanoflann.");
     parser.Option("--points", "N", "photons in the tree", &points_count);
     parser.Choice("--distribution", {"uniform", "clustered", "plane", "room"},
                   "uniform in a cube, caustic-like with some depth, caustic-like on a plane, or a Cornell box's "
@@ -210,6 +210,12 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     const double max_error = checked ? *std::max_element(errors.begin(), errors.end()) : 0.0;
     const size_t count_mismatches = size_t(std::count(wrong_count.begin(), wrong_count.end(), 1));
 
+    // The exact KNN (bounded priority queue, no r0) on the same device and queries, as a yardstick
+    // for Algorithm 6; it reuses the result buffers, whose answers were read above.
+    auto exact = [&](int o) { ExactKnnBatch(backend, tree.View(), Span<const Vec3>(queries[o].span()), settings, results); };
+    Timing exact_ms[2];
+    for (int o = 0; o < 2; ++o) exact_ms[o] = Summarize(TimeRuns(backend, repeat, [&] { exact(o); }));
+
     // nanoflann on the same points and queries, on the CPU only.
     Timing nano_build_ms, nano_knn_ms[2];
     const bool with_nanoflann = !backend.IsGpu() && !points.empty();
@@ -244,6 +250,8 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     PrintRow("node radii", radii_ms);
     PrintRow("knn coherent", knn_ms[0]);
     PrintRow("knn random", knn_ms[1]);
+    PrintRow("exact knn coherent", exact_ms[0]);
+    PrintRow("exact knn random", exact_ms[1]);
     if (with_nanoflann) {
         PrintRow("nanoflann build", nano_build_ms);
         PrintRow("nanoflann knn coherent", nano_knn_ms[0]);
@@ -286,6 +294,10 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
         json.Key("knn_ms").BeginObject();
         WriteTiming(json, "coherent", knn_ms[0]);
         WriteTiming(json, "random", knn_ms[1]);
+        json.EndObject();
+        json.Key("exact_knn_ms").BeginObject();
+        WriteTiming(json, "coherent", exact_ms[0]);
+        WriteTiming(json, "random", exact_ms[1]);
         json.EndObject();
         json.Key("radius_max_rel_error").Number(max_error);
         json.Key("queries_checked").Integer(checked);

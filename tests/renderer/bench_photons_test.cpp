@@ -25,7 +25,7 @@ TEST(BenchPhotons, SmallCpuRunWritesJson) {
         text << in.rdbuf();
         const std::string json = text.str();
         for (const char* key : {"\"device\": \"cpu\"", "\"points\": 5000", "\"queries\": 3000", "\"k\": 20",
-                                "\"build_ms\": {", "\"node_radii_ms\": {", "\"median\": ", "\"knn_ms\": {",
+                                "\"build_ms\": {", "\"node_radii_ms\": {", "\"median\": ", "\"knn_ms\": {", "\"exact_knn_ms\": {",
                                 "\"coherent\": {", "\"random\": {", "\"commit\": ", "\"date\": ",
                                 "\"work\": {", "\"query_points\": ", "\"estimate_points\": ",
                                 "\"radius_max_rel_error\": 0", "\"queries_checked\": 50", "\"peak_device_bytes\"",
