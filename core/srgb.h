@@ -6,12 +6,13 @@
 #include <math.h>  // isfinite in the global namespace, as device code has it
 
 #include "core/hd.h"
+#include "core/vec.h"
 
 namespace caustica {
 
 // Linear value, clamped to [0, 1], to an 8-bit sRGB code (non-finite values give 0).
 CA_HD CA_INLINE uint32_t EncodeSrgb8(float linear) {
-    const float c = isfinite(linear) ? fminf(fmaxf(linear, 0.0f), 1.0f) : 0.0f;
+    const float c = isfinite(linear) ? Min(Max(linear, 0.0f), 1.0f) : 0.0f;
     const float s = c <= 0.0031308f ? 12.92f * c : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
     return uint32_t(s * 255.0f + 0.5f);
 }

@@ -38,7 +38,7 @@ struct NodeRadiusView {
 // The distance from p to the farthest point of box (its farthest corner).
 CA_HD inline float FarthestBoxDistance(const Aabb& box, Vec3 p) {
     const Vec3 a = p - box.lo, b = box.hi - p;
-    return Length(Vec3(fmaxf(fabsf(a.x), fabsf(b.x)), fmaxf(fabsf(a.y), fabsf(b.y)), fmaxf(fabsf(a.z), fabsf(b.z))));
+    return Length(Vec3(Max(fabsf(a.x), fabsf(b.x)), Max(fabsf(a.y), fabsf(b.y)), Max(fabsf(a.z), fabsf(b.z))));
 }
 
 // Calls visit(node) for the nodes on p's path from the root until it returns false or a leaf is
@@ -64,7 +64,7 @@ CA_HD inline float PathRadiusBound(const PointTreeView& tree, Vec3 p, uint32_t k
     if (tree.point_count == 0) return r;
     WalkPath(tree, p, [&](uint32_t node) {
         if (tree.ranges[node].count < k) return false;  // nor do its descendants hold k
-        r = fminf(r, FarthestBoxDistance(LoadBox(tree.boxes, node), p));
+        r = Min(r, FarthestBoxDistance(LoadBox(tree.boxes, node), p));
         return true;
     });
     return r;
@@ -79,8 +79,8 @@ CA_HD inline float EstimateRadius(const PointTreeView& tree, const NodeRadiusVie
     float r = INFINITY;
     WalkPath(tree, p, [&](uint32_t node) {
         const NodeEstimate e = radii.estimates[node];
-        if (e.radius < INFINITY) r = fminf(r, Length(p - e.centre) + e.radius);
-        if (tree.ranges[node].count >= radii.k) r = fminf(r, FarthestBoxDistance(LoadBox(tree.boxes, node), p));
+        if (e.radius < INFINITY) r = Min(r, Length(p - e.centre) + e.radius);
+        if (tree.ranges[node].count >= radii.k) r = Min(r, FarthestBoxDistance(LoadBox(tree.boxes, node), p));
         return true;
     });
     return r * 1.00001f;

@@ -84,9 +84,9 @@ CA_HD CA_INLINE Aabb LoadBox(const Aabb* boxes, uint32_t i) {
 
 // The squared distance from q to the nearest point of box (infinite for an empty box).
 CA_HD CA_INLINE float BoxDistance2(const Aabb& box, Vec3 q) {
-    const float dx = fmaxf(fmaxf(box.lo.x - q.x, q.x - box.hi.x), 0.0f);
-    const float dy = fmaxf(fmaxf(box.lo.y - q.y, q.y - box.hi.y), 0.0f);
-    const float dz = fmaxf(fmaxf(box.lo.z - q.z, q.z - box.hi.z), 0.0f);
+    const float dx = Max(Max(box.lo.x - q.x, q.x - box.hi.x), 0.0f);
+    const float dy = Max(Max(box.lo.y - q.y, q.y - box.hi.y), 0.0f);
+    const float dz = Max(Max(box.lo.z - q.z, q.z - box.hi.z), 0.0f);
     return dx * dx + dy * dy + dz * dz;
 }
 
@@ -198,7 +198,7 @@ CA_HD void VisitWithin(const PointTreeView& tree, Vec3 q, float r, CandidateList
 CA_HD CA_INLINE float FarthestTreeDistance(const PointTreeView& tree, Vec3 q) {
     if (tree.point_count == 0) return 0.0f;
     const Vec3 lo = q - tree.bounds.lo, hi = tree.bounds.hi - q;
-    const Vec3 far(fmaxf(fabsf(lo.x), fabsf(hi.x)), fmaxf(fabsf(lo.y), fabsf(hi.y)), fmaxf(fabsf(lo.z), fabsf(hi.z)));
+    const Vec3 far(Max(fabsf(lo.x), fabsf(hi.x)), Max(fabsf(lo.y), fabsf(hi.y)), Max(fabsf(lo.z), fabsf(hi.z)));
     return Length(far) * 1.00001f;
 }
 
@@ -258,7 +258,7 @@ struct LocalHistogram {
 // The bin of distance d in a histogram of bins bins over [rmin, rmin + bins / scale); nearer
 // points fall in bin 0 (Algorithm 6), farther ones in the last.
 CA_HD CA_INLINE int HistogramBin(float d, float rmin, float scale, int bins) {
-    const float x = fmaxf(d - rmin, 0.0f) * scale;
+    const float x = Max(d - rmin, 0.0f) * scale;
     return x < float(bins - 1) ? int(x) : bins - 1;
 }
 
@@ -280,8 +280,8 @@ CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const
     }
     const uint32_t k = uint32_t(s.k);
     const int bins = s.bins;
-    const float cap = fminf(s.max_radius, FarthestTreeDistance(tree, q));
-    float rmin = 0.0f, rmax = fminf(r0, cap);
+    const float cap = Min(s.max_radius, FarthestTreeDistance(tree, q));
+    float rmin = 0.0f, rmax = Min(r0, cap);
     if (!(rmax >= 0.0f)) rmax = cap;  // NaN r0
     bool take_all = false;
     CandidateList list;
@@ -305,7 +305,7 @@ CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const
             }
             // r0 was too small: the k-th point lies beyond rmax.
             rmin = rmax;
-            rmax = rmax > 0.0f ? fminf(2.0f * rmax, cap) : cap;
+            rmax = rmax > 0.0f ? Min(2.0f * rmax, cap) : cap;
             continue;
         }
         int j = 0;
@@ -328,7 +328,7 @@ CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const
             if (out.indices) out.indices[result.count * out.stride] = index;
             out.dist2[result.count * out.stride] = d2;
             ++result.count;
-            far2 = fmaxf(far2, d2);
+            far2 = Max(far2, d2);
         }, work);
         result.radius = isinf(s.max_radius) ? sqrtf(far2) : s.max_radius;
         return result;
@@ -416,7 +416,7 @@ CA_HD KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSettings& 
         result.radius = sqrtf(heap.Top());
     } else if (isinf(s.max_radius)) {
         float far2 = 0.0f;
-        for (uint32_t i = 0; i < heap.size; ++i) far2 = fmaxf(far2, heap.D(i));
+        for (uint32_t i = 0; i < heap.size; ++i) far2 = Max(far2, heap.D(i));
         result.radius = sqrtf(far2);
     } else {
         result.radius = s.max_radius;

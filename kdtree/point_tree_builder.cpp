@@ -629,12 +629,12 @@ namespace {
 float DerivedRadius(const Aabb& box, uint32_t n, int expected_k) {
     const Vec3 e = box.Extent();
     const float k = float(expected_k);
-    const float face = fmaxf(e.x * e.y, fmaxf(e.y * e.z, e.z * e.x));
+    const float face = Max(e.x * e.y, Max(e.y * e.z, e.z * e.x));
     const float volume = e.x * e.y * e.z;
     float r = k * MaxComponent(e) / (2.0f * float(n));  // points on a line
-    if (face > 0.0f) r = fmaxf(r, sqrtf(k * face / (3.14159265f * float(n))));
-    if (volume > 0.0f) r = fmaxf(r, cbrtf(k * volume / (4.18879020f * float(n))));
-    return fmaxf(r, 1e-20f);
+    if (face > 0.0f) r = Max(r, sqrtf(k * face / (3.14159265f * float(n))));
+    if (volume > 0.0f) r = Max(r, cbrtf(k * volume / (4.18879020f * float(n))));
+    return Max(r, 1e-20f);
 }
 
 }  // namespace

@@ -39,10 +39,10 @@ struct StackEntry {
 // coordinates along the ray, plus a relative part for the rounding of t itself.
 CA_HD CA_INLINE float IntervalMargin(const SahTreeView& tree, const Ray& ray) {
     const Vec3 lo = tree.bounds.lo, hi = tree.bounds.hi, o = ray.origin, d = ray.direction;
-    const float scale = fmaxf(fmaxf(MaxComponent(Max(Vec3(fabsf(lo.x), fabsf(lo.y), fabsf(lo.z)),
-                                                     Vec3(fabsf(hi.x), fabsf(hi.y), fabsf(hi.z)))),
-                                    MaxComponent(Vec3(fabsf(o.x), fabsf(o.y), fabsf(o.z)))),
-                              1e-30f);
+    const float scale = Max(Max(MaxComponent(Max(Vec3(fabsf(lo.x), fabsf(lo.y), fabsf(lo.z)),
+                                                 Vec3(fabsf(hi.x), fabsf(hi.y), fabsf(hi.z)))),
+                                MaxComponent(Vec3(fabsf(o.x), fabsf(o.y), fabsf(o.z)))),
+                            1e-30f);
     const float speed = MaxComponent(Vec3(fabsf(d.x), fabsf(d.y), fabsf(d.z)));
     return 1e-5f * scale / speed;  // about 80 ulps of the largest coordinate
 }
@@ -61,12 +61,12 @@ CA_HD CA_INLINE bool ClipToBounds(const SahTreeView& tree, const Ray& ray, float
         }
         const float inv = 1.0f / d;
         const float ta = (lo - o) * inv, tb = (hi - o) * inv;
-        t0 = fmaxf(t0, fminf(ta, tb));
-        t1 = fminf(t1, fmaxf(ta, tb));
+        t0 = Max(t0, Min(ta, tb));
+        t1 = Min(t1, Max(ta, tb));
     }
-    const float slack = margin + 1e-5f * fmaxf(fabsf(t0), fabsf(t1));
-    *tnear = fmaxf(ray.tmin, t0 - slack);
-    *tfar = fminf(ray.tmax, t1 + slack);
+    const float slack = margin + 1e-5f * Max(fabsf(t0), fabsf(t1));
+    *tnear = Max(ray.tmin, t0 - slack);
+    *tfar = Min(ray.tmax, t1 + slack);
     return *tnear <= *tfar;
 }
 
@@ -108,9 +108,9 @@ CA_HD CA_INLINE void WalkLeaves(const SahTreeView& tree, const Ray& ray, Visitor
                 } else if (tsplit < tnear - slack) {
                     node = second;  // the segment starts past the plane
                 } else {
-                    stack[top++] = {second, fmaxf(tnear, tsplit - slack), tfar};
+                    stack[top++] = {second, Max(tnear, tsplit - slack), tfar};
                     node = first;
-                    tfar = fminf(tfar, tsplit + slack);
+                    tfar = Min(tfar, tsplit + slack);
                 }
                 continue;
             }

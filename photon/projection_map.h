@@ -118,7 +118,7 @@ CA_HD CA_INLINE EmittedPhoton EmitPhoton(const EmissionView& emission, Rng& rng,
     const float band = (1.0f - e.z_min) / kCellsAlongZ;
     const float z = e.z_min + (float(cell / kCellsAroundAxis) + a) * band;
     const float phi = (float(cell % kCellsAroundAxis) + b) * (2.0f * 3.14159265358979f / kCellsAroundAxis);
-    const float r = sqrtf(fmaxf(0.0f, 1.0f - z * z));
+    const float r = sqrtf(Max(0.0f, 1.0f - z * z));
     photon.origin = e.light.position;
     photon.direction = Normalize(e.u * (r * cosf(phi)) + e.v * (r * sinf(phi)) + e.w * z);
     photon.power = e.light.Intensity(photon.direction) * scale;

@@ -33,7 +33,7 @@ CA_HD CA_INLINE SpecularEvent ScatterSpecular(const SurfacePoint& p, Vec3 d, flo
     }
     if (!p.entering) e.weight = Transmittance(m.absorption, segment_length);
     const float eta = p.entering ? m.ior : 1.0f / m.ior;
-    const float cos_i = fminf(1.0f, fmaxf(0.0f, -Dot(d, n)));
+    const float cos_i = Min(1.0f, Max(0.0f, -Dot(d, n)));
     Vec3 refracted;
     if (xi < FresnelDielectric(cos_i, eta) || !Refract(d, n, eta, &refracted) ||
         Dot(refracted, p.geometric_normal) >= 0.0f) {

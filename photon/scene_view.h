@@ -71,7 +71,7 @@ struct SceneView {
 // Offsets a ray origin off a surface along the geometric normal, toward the side the new
 // direction goes, so the new ray does not hit the surface it leaves.
 CA_HD CA_INLINE Vec3 OffsetOrigin(Vec3 p, Vec3 geometric_normal, Vec3 direction) {
-    const float scale = 1e-4f * fmaxf(1.0f, MaxComponent(Vec3(fabsf(p.x), fabsf(p.y), fabsf(p.z))));
+    const float scale = 1e-4f * Max(1.0f, MaxComponent(Vec3(fabsf(p.x), fabsf(p.y), fabsf(p.z))));
     return p + geometric_normal * (Dot(direction, geometric_normal) >= 0.0f ? scale : -scale);
 }
 

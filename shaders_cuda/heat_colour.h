@@ -8,8 +8,8 @@ namespace caustica {
 
 // Blue through green to red for t in [0, 1] (clamped).
 CA_HD CA_INLINE Rgb HeatColour(float t) {
-    t = fminf(fmaxf(t, 0.0f), 1.0f);
-    return Rgb(fmaxf(0.0f, 2.0f * t - 1.0f), 1.0f - fabsf(2.0f * t - 1.0f), fmaxf(0.0f, 1.0f - 2.0f * t));
+    t = Min(Max(t, 0.0f), 1.0f);
+    return Rgb(Max(0.0f, 2.0f * t - 1.0f), 1.0f - fabsf(2.0f * t - 1.0f), Max(0.0f, 1.0f - 2.0f * t));
 }
 
 }  // namespace caustica

@@ -28,7 +28,7 @@ struct ShadeDiffusePass {
             case ShadeView::Photons: {
                 // A photon within a tenth of the largest query radius lights the pixel.
                 float nearest = INFINITY;
-                for (uint32_t j = 0; j < knn.counts[i]; ++j) nearest = fminf(nearest, knn.Dist2(uint32_t(i), j));
+                for (uint32_t j = 0; j < knn.counts[i]; ++j) nearest = Min(nearest, knn.Dist2(uint32_t(i), j));
                 radiance[p] = nearest <= 0.01f * max_radius * max_radius ? Rgb(1.0f) : Rgb(0.0f);
                 return;
             }
