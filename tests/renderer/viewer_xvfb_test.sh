@@ -16,13 +16,19 @@ cd "$work"
 display=:$(( 100 + RANDOM % 800 ))
 Xvfb $display -screen 0 640x480x24 -nolisten tcp >xvfb.log 2>&1 & xvfb_pid=$!
 export DISPLAY=$display
-for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+# Generous waits: on a loaded 2-core machine the server and the first frame can take seconds.
+for _ in $(seq 200); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
 
 options=(--device cpu --width 160 --height 120 --photons 20000 --seed 7)
 "$caustica" view "${options[@]}" --max-samples 1 >viewer.log 2>&1 & viewer_pid=$!
 window=""
-for _ in $(seq 100); do window=$(xdotool search --name '^caustica' 2>/dev/null | head -1 || true); [ -n "$window" ] && break; sleep 0.1; done
-[ -n "$window" ] || { echo "FAIL: no viewer window"; cat viewer.log; exit 1; }
+for _ in $(seq 600); do
+  window=$(xdotool search --name '^caustica' 2>/dev/null | head -1 || true)
+  [ -n "$window" ] && break
+  kill -0 $viewer_pid 2>/dev/null || { echo "FAIL: the viewer exited before its window opened"; cat viewer.log; exit 1; }
+  sleep 0.1
+done
+[ -n "$window" ] || { echo "FAIL: no viewer window after 60 s"; cat viewer.log; exit 1; }
 
 wait_for() { for _ in $(seq 300); do [ -f "$1" ] && return 0; sleep 0.1; done; echo "FAIL: $1 not written"; cat viewer.log; exit 1; }
 sleep 1
