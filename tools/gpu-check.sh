@@ -4,19 +4,11 @@
 #
 #   tools/gpu-check.sh OUTDIR
 #
-# Dependencies come from the system or from a .deps folder made by ../shared/device/fetch-deps.sh.
+# Dependencies come from the system or from a .deps folder made by ../shared/device/fetch-deps.sh
+# (tools/gpu-env.sh). tools/gpu-profile.sh adds the time of every kernel, with Nsight Compute.
 set -uo pipefail
 out=${1:?usage: tools/gpu-check.sh OUTDIR}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-cd "$(dirname "$0")/.."
-if [ -d .deps ]; then
-  export CMAKE_PREFIX_PATH=$PWD/.deps/usr LD_LIBRARY_PATH=$PWD/.deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
-export PATH=/usr/local/cuda/bin:$PATH
-# Real meshes: ../shared/models, or a copy carried to the GPU machine in .models (never committed).
-if [ -z "${CAUSTICA_MODELS_DIR:-}" ] && [ -d .models ]; then export CAUSTICA_MODELS_DIR=$PWD/.models; fi
-models=${CAUSTICA_MODELS_DIR:-../shared/models}
+source "$(dirname "$0")/gpu-env.sh"
 jobs=$(nproc)
 log=$out/gpu-check.log
 bench=$out/bench
@@ -26,16 +18,12 @@ summary=$out/summary.txt
 note() { echo "$*" | tee -a "$summary"; }
 run() { echo "+ $*" >>"$log"; "$@" >>"$log" 2>&1; }
 
-# A copy of the tree whose .git is missing or stale (as on a lent GPU machine) names its commit in
-# CAUSTICA_COMMIT; the build and the benchmarks report it.
-export CAUSTICA_COMMIT=${CAUSTICA_COMMIT:-$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)}
 note "commit: $CAUSTICA_COMMIT"
 note "date: $(date -u +%Y-%m-%dT%H:%MZ)"
 note "gpu: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null || echo none)"
 
-build=build-gpu
-if ! run cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCAUSTICA_CUDA=ON -DCAUSTICA_WINDOW=OFF \
-        -DCMAKE_CUDA_ARCHITECTURES=90; then
+build=$gpu_build
+if ! run gpu_configure; then
   note "configure: FAILED (see gpu-check.log)"; tail -30 "$log"; exit 1
 fi
 t0=$(date +%s)
