@@ -1,6 +1,7 @@
 #include "renderer/bench_photons.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -123,6 +124,28 @@ void PrintRow(const char* name, const Timing& s) {
     std::printf("  %-26s %10.3f %10.3f %10.3f\n", name, s.median, s.min, s.max);
 }
 
+// A KNN method's times over the queries in coherent (0) and random (1) order.
+using OrderTimings = std::array<Timing, 2>;
+constexpr const char* kOrderNames[2] = {"coherent", "random"};
+
+template <class Run>
+OrderTimings TimeOrders(const Backend& backend, int repeat, Run&& run) {
+    OrderTimings t;
+    for (int o = 0; o < 2; ++o) t[o] = Summarize(TimeRuns(backend, repeat, [&] { run(o); }));
+    return t;
+}
+
+void PrintOrders(const std::string& method, const OrderTimings& t) {
+    for (int o = 0; o < 2; ++o) PrintRow((method + " " + kOrderNames[o]).c_str(), t[o]);
+}
+
+// "key": {"coherent": {..}, "random": {..}}.
+void WriteOrders(JsonWriter& json, const char* key, const OrderTimings& t) {
+    json.Key(key).BeginObject();
+    for (int o = 0; o < 2; ++o) WriteTiming(json, kOrderNames[o], t[o]);
+    json.EndObject();
+}
+
 }  // namespace
 
 int BenchPhotonsMain(const std::vector<std::string>& args) {
@@ -190,8 +213,7 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
 
     const Timing build_ms = Summarize(TimeRuns(backend, repeat, build));
     const Timing radii_ms = Summarize(TimeRuns(backend, repeat, estimate));
-    Timing knn_ms[2];
-    for (int o = 0; o < 2; ++o) knn_ms[o] = Summarize(TimeRuns(backend, repeat, [&] { knn(o); }));
+    const OrderTimings knn_ms = TimeOrders(backend, repeat, knn);
     const size_t peak_device_bytes = DeviceMemoryCounters().peak_device_bytes;
 
     // Check a spread sample of the random-order queries (the last KNN run) against brute force.
@@ -213,11 +235,11 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     // The exact KNN (bounded priority queue, no r0) on the same device and queries, as a yardstick
     // for Algorithm 6; it reuses the result buffers, whose answers were read above.
     auto exact = [&](int o) { ExactKnnBatch(backend, tree.View(), Span<const Vec3>(queries[o].span()), settings, results); };
-    Timing exact_ms[2];
-    for (int o = 0; o < 2; ++o) exact_ms[o] = Summarize(TimeRuns(backend, repeat, [&] { exact(o); }));
+    const OrderTimings exact_ms = TimeOrders(backend, repeat, exact);
 
     // nanoflann on the same points and queries, on the CPU only.
-    Timing nano_build_ms, nano_knn_ms[2];
+    Timing nano_build_ms;
+    OrderTimings nano_knn_ms;
     const bool with_nanoflann = !backend.IsGpu() && !points.empty();
     if (with_nanoflann) {
         const Cloud cloud{&points};
@@ -225,19 +247,17 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
         nano_build_ms = Summarize(TimeRuns(backend, repeat, [&] {
             index = std::make_unique<NanoflannTree>(3, cloud, nanoflann::KDTreeSingleIndexAdaptorParams(10));
         }));
-        for (int o = 0; o < 2; ++o) {
+        nano_knn_ms = TimeOrders(backend, repeat, [&](int o) {
             const std::vector<Vec3>& q = orders[o];
-            nano_knn_ms[o] = Summarize(TimeRuns(backend, repeat, [&] {
-                tbb::parallel_for(tbb::blocked_range<size_t>(0, q.size(), 1024), [&](const tbb::blocked_range<size_t>& r) {
-                    std::vector<uint32_t> idx(static_cast<size_t>(k));
-                    std::vector<float> d2(static_cast<size_t>(k));
-                    for (size_t i = r.begin(); i != r.end(); ++i) {
-                        const float p[3] = {q[i].x, q[i].y, q[i].z};
-                        index->knnSearch(p, size_t(k), idx.data(), d2.data());
-                    }
-                });
-            }));
-        }
+            tbb::parallel_for(tbb::blocked_range<size_t>(0, q.size(), 1024), [&](const tbb::blocked_range<size_t>& r) {
+                std::vector<uint32_t> idx(static_cast<size_t>(k));
+                std::vector<float> d2(static_cast<size_t>(k));
+                for (size_t i = r.begin(); i != r.end(); ++i) {
+                    const float p[3] = {q[i].x, q[i].y, q[i].z};
+                    index->knnSearch(p, size_t(k), idx.data(), d2.data());
+                }
+            });
+        });
     }
 
     std::printf("caustica bench photons: %s, %d points, %d queries, k %d, %d runs\n", distribution_name.c_str(),
@@ -248,14 +268,11 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     std::printf("  %-26s %10s %10s %10s\n", "stage (ms)", "median", "min", "max");
     PrintRow("build", build_ms);
     PrintRow("node radii", radii_ms);
-    PrintRow("knn coherent", knn_ms[0]);
-    PrintRow("knn random", knn_ms[1]);
-    PrintRow("exact knn coherent", exact_ms[0]);
-    PrintRow("exact knn random", exact_ms[1]);
+    PrintOrders("knn", knn_ms);
+    PrintOrders("exact knn", exact_ms);
     if (with_nanoflann) {
         PrintRow("nanoflann build", nano_build_ms);
-        PrintRow("nanoflann knn coherent", nano_knn_ms[0]);
-        PrintRow("nanoflann knn random", nano_knn_ms[1]);
+        PrintOrders("nanoflann knn", nano_knn_ms);
     }
     std::printf("radius max relative error %.3g over %u queries checked against brute force (%zu wrong counts)\n",
                 max_error, checked, count_mismatches);
@@ -291,24 +308,15 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
         json.Key("tree_depth").Integer(tree.max_depth);
         WriteTiming(json, "build_ms", build_ms);
         WriteTiming(json, "node_radii_ms", radii_ms);
-        json.Key("knn_ms").BeginObject();
-        WriteTiming(json, "coherent", knn_ms[0]);
-        WriteTiming(json, "random", knn_ms[1]);
-        json.EndObject();
-        json.Key("exact_knn_ms").BeginObject();
-        WriteTiming(json, "coherent", exact_ms[0]);
-        WriteTiming(json, "random", exact_ms[1]);
-        json.EndObject();
+        WriteOrders(json, "knn_ms", knn_ms);
+        WriteOrders(json, "exact_knn_ms", exact_ms);
         json.Key("radius_max_rel_error").Number(max_error);
         json.Key("queries_checked").Integer(checked);
         json.Key("count_mismatches").Integer(int64_t(count_mismatches));
         json.Key("peak_device_bytes").Integer(int64_t(peak_device_bytes));
         if (with_nanoflann) {
             WriteTiming(json, "nanoflann_build_ms", nano_build_ms);
-            json.Key("nanoflann_knn_ms").BeginObject();
-            WriteTiming(json, "coherent", nano_knn_ms[0]);
-            WriteTiming(json, "random", nano_knn_ms[1]);
-            json.EndObject();
+            WriteOrders(json, "nanoflann_knn_ms", nano_knn_ms);
         }
         if (work) {
             json.Key("work").BeginObject();
