@@ -49,7 +49,7 @@ CA_HD CA_INLINE float LengthSquared(Vec3 a) { return Dot(a, a); }
 CA_HD CA_INLINE float Length(Vec3 a) { return sqrtf(Dot(a, a)); }
 CA_HD CA_INLINE Vec3 Normalize(Vec3 a) { return a * (1.0f / Length(a)); }
 // fminf and fmaxf, inlined on the host: g++ calls glibc for them (no single SSE instruction returns
-// the other operand where one is NaN), and those calls took 13% of a CPU frame (ray-box slabs and
+// the other operand where one is NaN), and those calls took 14% of a CPU frame (ray-box slabs and
 // the KNN's box distances). Same answers: the smaller (larger) operand, the other one where one is
 // NaN; where both are zeros, either zero (IEEE 754 leaves the sign open, and glibc and the GPU
 // already differ there, so no code depends on it). The GPU keeps its own instructions.
