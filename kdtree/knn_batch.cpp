@@ -29,54 +29,81 @@ struct KnnQuery {
     const Vec3* queries;
     KnnSettings settings;
     KnnResultsView out;
-    template <class Histogram>
-    CA_HD void Run(uint32_t i, Histogram& hist) const {
-        const KnnOutcome o = KnnAtPoint(tree, radii, queries[i], settings, hist, out.Slot(i));
+    CA_HD void Store(uint32_t i, KnnOutcome o) const {
         out.counts[i] = o.count;
         out.radii[i] = o.radius;
     }
+    template <class Histogram>
+    CA_HD void RunHistogram(uint32_t i, Histogram& hist) const {
+        Store(i, HistogramKnn(tree, queries[i], EstimateRadius(tree, radii, queries[i]), settings, hist, out.Slot(i)));
+    }
+    // The exact method with its heap in slot; returns the outcome (the caller copies a heap kept
+    // elsewhere into out).
+    CA_HD KnnOutcome RunExact(uint32_t i, KnnSlot heap) const {
+        NoWork work;
+        const KnnOutcome o = ExactKnn(tree, queries[i], EstimateRadius(tree, radii, queries[i]), settings, heap, work);
+        Store(i, o);
+        return o;
+    }
 };
 
-// The CPU twin: the same query with the histogram in the thread's own memory.
-struct KnnCpuPass {
+// The CPU twins: the histogram in the thread's own memory, the exact method's heap in the slot.
+struct HistogramCpuPass {
     KnnQuery query;
     CA_HD void operator()(int i) const {
         LocalHistogram hist;
-        query.Run(uint32_t(i), hist);
+        query.RunHistogram(uint32_t(i), hist);
     }
 };
 
-struct ExactKnnPass {
-    PointTreeView tree;
-    const Vec3* queries;
-    KnnSettings settings;
-    KnnResultsView out;
-    CA_HD void operator()(int i) const {
-        const KnnOutcome o = ExactKnn(tree, queries[i], settings, out.Slot(uint32_t(i)));
-        out.counts[i] = o.count;
-        out.radii[i] = o.radius;
-    }
+struct ExactPass {
+    KnnQuery query;
+    CA_HD void operator()(int i) const { query.RunExact(uint32_t(i), query.out.Slot(uint32_t(i))); }
 };
 
 #if defined(__CUDACC__)
-constexpr int kKnnBlock = 128;
+constexpr int kHistogramBlock = 128;
 
 // One thread's bins, strided by the block size so that the threads of a warp hit distinct banks.
 struct SharedHistogram {
     uint32_t* base;
     CA_HD void Clear(int n) {
-        for (int i = 0; i < n; ++i) base[i * kKnnBlock] = 0;
+        for (int i = 0; i < n; ++i) base[i * kHistogramBlock] = 0;
     }
-    CA_HD void Add(int bin) { ++base[bin * kKnnBlock]; }
-    CA_HD uint32_t Get(int bin) const { return base[bin * kKnnBlock]; }
+    CA_HD void Add(int bin) { ++base[bin * kHistogramBlock]; }
+    CA_HD uint32_t Get(int bin) const { return base[bin * kHistogramBlock]; }
 };
 
-__global__ void __launch_bounds__(kKnnBlock) KnnKernel(KnnQuery query, uint32_t n) {
-    __shared__ uint32_t bins[kMaxHistogramBins * kKnnBlock];
-    const uint32_t i = blockIdx.x * kKnnBlock + threadIdx.x;
+__global__ void __launch_bounds__(kHistogramBlock) HistogramKnnKernel(KnnQuery query, uint32_t n) {
+    __shared__ uint32_t bins[kMaxHistogramBins * kHistogramBlock];
+    const uint32_t i = blockIdx.x * kHistogramBlock + threadIdx.x;
     if (i >= n) return;
     SharedHistogram hist{bins + threadIdx.x};
-    query.Run(i, hist);
+    query.RunHistogram(i, hist);
+}
+
+// The exact method's heap in shared memory: every sift step is a dependent read and write, which in
+// the result slot goes to L2 and back. k distances then k indices per thread, strided by the block
+// so that a warp hits distinct banks; copied to the slot at the end, in heap order as the CPU
+// leaves it.
+constexpr int kExactBlock = 64;
+constexpr size_t kSharedWithoutOptIn = 48 * 1024;  // without opting in to more
+
+size_t ExactSharedBytes(int k) { return size_t(k) * 2 * sizeof(uint32_t) * kExactBlock; }
+
+__global__ void __launch_bounds__(kExactBlock) ExactKnnKernel(KnnQuery query, uint32_t n) {
+    extern __shared__ uint32_t heap_words[];
+    const uint32_t i = blockIdx.x * kExactBlock + threadIdx.x;
+    if (i >= n) return;
+    const uint32_t k = uint32_t(query.settings.k);
+    float* dist2 = reinterpret_cast<float*>(heap_words) + threadIdx.x;
+    uint32_t* indices = heap_words + k * kExactBlock + threadIdx.x;
+    const KnnOutcome o = query.RunExact(i, KnnSlot{indices, dist2, kExactBlock});
+    const KnnSlot out = query.out.Slot(i);
+    for (uint32_t j = 0; j < o.count; ++j) {
+        out.indices[j * out.stride] = indices[j * kExactBlock];
+        out.dist2[j * out.stride] = dist2[j * kExactBlock];
+    }
 }
 #endif
 
@@ -88,22 +115,29 @@ void KnnBatch(const Backend& backend, const PointTreeView& tree, const NodeRadiu
     PrepareResults(uint32_t(queries.size()), settings, out);
     if (queries.empty()) return;
     const KnnQuery query{tree, radii, queries.data(), settings, out.View()};
+    const bool exact = settings.method == KnnMethod::Exact;
     if (backend.IsGpu()) {
 #if defined(__CUDACC__)
         const uint32_t n = uint32_t(queries.size());
-        KnnKernel<<<(n + kKnnBlock - 1) / kKnnBlock, kKnnBlock>>>(query, n);
-        detail::CheckLaunch("knn batch");
-        return;
+        if (!exact) {
+            HistogramKnnKernel<<<(n + kHistogramBlock - 1) / kHistogramBlock, kHistogramBlock>>>(query, n);
+            detail::CheckLaunch("histogram knn batch");
+            return;
+        }
+        const size_t shared = ExactSharedBytes(settings.k);
+        if (shared <= kSharedWithoutOptIn) {
+            ExactKnnKernel<<<(n + kExactBlock - 1) / kExactBlock, kExactBlock, shared>>>(query, n);
+            detail::CheckLaunch("exact knn batch");
+            return;
+        }
+        // A larger k keeps its heap in the result slot (ExactPass below).
 #endif
     }
-    ParallelFor(backend, "knn batch", queries.size(), KnnCpuPass{query});
-}
-
-void ExactKnnBatch(const Backend& backend, const PointTreeView& tree, Span<const Vec3> queries,
-                   const KnnSettings& settings, KnnResults& out) {
-    CheckSettings(settings);
-    PrepareResults(uint32_t(queries.size()), settings, out);
-    ParallelFor(backend, "exact knn batch", queries.size(), ExactKnnPass{tree, queries.data(), settings, out.View()});
+    if (exact) {
+        ParallelFor(backend, "exact knn batch", queries.size(), ExactPass{query});
+    } else {
+        ParallelFor(backend, "histogram knn batch", queries.size(), HistogramCpuPass{query});
+    }
 }
 
 }  // namespace caustica

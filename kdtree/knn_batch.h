@@ -1,5 +1,6 @@
-// KNN over a batch of query points on either backend (Zhou et al. 2008, Algorithm 6 with r0 from
-// Appendix A), and the per-query function that a render pass calls inside its own functor.
+// KNN over a batch of query points on either backend, by the settings' method (Zhou et al. 2008,
+// Algorithm 6, or the exact bounded priority queue) from r0 of Appendix A, and the per-query
+// function that a render pass calls inside its own functor.
 #pragma once
 
 #include <cstdint>
@@ -56,12 +57,20 @@ private:
     uint32_t queries_ = 0, capacity_ = 0;
 };
 
-// One query: r0 from the node radii (infinite without them), then Algorithm 6. For use inside a
-// caller's functor with a LocalHistogram (or any histogram type, see point_queries.h).
+// Whether a method's batch needs node radii. Algorithm 6 reads every point within r0 at least once,
+// so it needs a tight one; the exact search prunes by its own k-th distance once its heap is full
+// (docs/notes/photon-knn-performance.md §4 times it with and without r0).
+inline bool KnnNeedsRadii(KnnMethod method) { return method == KnnMethod::Histogram; }
+
+// One query: r0 from the node radii (infinite without them), then the settings' method. For use
+// inside a caller's functor with a LocalHistogram (or any histogram type, see point_queries.h),
+// which the exact method leaves unused.
 template <class Histogram, class Work>
 CA_HD KnnOutcome KnnAtPoint(const PointTreeView& tree, const NodeRadiusView& radii, Vec3 q,
                             const KnnSettings& settings, Histogram& hist, KnnSlot slot, Work& work) {
-    return HistogramKnn(tree, q, EstimateRadius(tree, radii, q), settings, hist, slot, work);
+    const float r0 = EstimateRadius(tree, radii, q);
+    if (settings.method == KnnMethod::Exact) return ExactKnn(tree, q, r0, settings, slot, work);
+    return HistogramKnn(tree, q, r0, settings, hist, slot, work);
 }
 
 template <class Histogram>
@@ -71,14 +80,10 @@ CA_HD KnnOutcome KnnAtPoint(const PointTreeView& tree, const NodeRadiusView& rad
     return KnnAtPoint(tree, radii, q, settings, hist, slot, work);
 }
 
-// KNN for every query point into out (resized to the queries and capacity = max(k, current)). On
-// the GPU each thread's histogram lives in shared memory; the CPU computes the same results with a
-// histogram of its own.
+// KNN for every query point into out (resized to the queries and capacity = max(k, current)), with
+// r0 from radii (pass NodeRadiusView{} for none). On the GPU each thread's histogram or heap lives in
+// shared memory; the CPU computes the same results in the thread's own memory and the slot.
 void KnnBatch(const Backend& backend, const PointTreeView& tree, const NodeRadiusView& radii,
               Span<const Vec3> queries, const KnnSettings& settings, KnnResults& out);
-
-// The exact KNN (bounded priority queue) over a batch, as a reference for tests and benchmarks.
-void ExactKnnBatch(const Backend& backend, const PointTreeView& tree, Span<const Vec3> queries,
-                   const KnnSettings& settings, KnnResults& out);
 
 }  // namespace caustica

@@ -1,6 +1,6 @@
 // Queries on the point kd-tree, per query point, for host and device code: range search, the
 // histogram-based iterative KNN of Zhou et al. 2008 (Algorithm 6), an exact KNN with a bounded
-// priority queue for reference, and brute force for tests.
+// priority queue, and brute force for tests.
 //
 // A KNN writes its points into a caller's slot (point indices and squared distances, strided so
 // that a batch can store slot j of query i at j * queries + i) and returns how many and the radius.
@@ -27,7 +27,15 @@ struct KnnSlot {
     uint32_t stride = 1;
 };
 
+// How a KNN finds its points. Both return the exact k-th distance and the same set up to ties;
+// docs/notes/photon-knn-performance.md §4 compares their cost.
+enum class KnnMethod {
+    Histogram,  // Zhou et al. 2008, Algorithm 6, from r0: histograms of distances narrow the shell
+    Exact,      // depth-first search with a bounded priority queue, pruned by r0 until it fills
+};
+
 struct KnnSettings {
+    KnnMethod method = KnnMethod::Histogram;
     int k = 50;
     // Only points within this distance count; fewer than k are returned when fewer lie within it.
     float max_radius = INFINITY;
@@ -362,20 +370,10 @@ CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const
     return HistogramKnn(tree, q, r0, s, hist, out, work);
 }
 
-// The exact k nearest points by depth-first search with a bounded priority queue (a max-heap in
-// the slot), nearer child first, pruning by the current k-th distance. The reference for tests
-// and benchmarks; same outcome conventions as HistogramKnn.
+// The nearest points of q within the squared distance bound2 into heap, by depth-first search,
+// nearer child first, pruning by the current k-th distance once the heap is full.
 template <class Work>
-CA_HD KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSettings& s, KnnSlot out, Work& work) {
-    KnnOutcome result;
-    if (s.k <= 0 || tree.point_count == 0) {
-        result.radius = isinf(s.max_radius) ? 0.0f : s.max_radius;
-        return result;
-    }
-    SlotHeap heap;
-    heap.slot = out;
-    heap.capacity = uint32_t(s.k);
-    const float max2 = s.max_radius * s.max_radius;
+CA_HD void ExactKnnSearch(const PointTreeView& tree, Vec3 q, float bound2, SlotHeap& heap, Work& work) {
     struct Entry {
         uint32_t node;
         float plane2;
@@ -386,30 +384,52 @@ CA_HD KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSettings& 
     work.Pass();
     while (top > 0) {
         const Entry e = stack[--top];
-        const float bound = heap.Full() ? heap.Top() : max2;
-        if (e.plane2 > bound) continue;
+        if (e.plane2 > (heap.Full() ? heap.Top() : bound2)) continue;
         uint32_t node = e.node;
         while (true) {
             const KdNode n = LoadNode(tree.nodes, node);
             work.Nodes(1);
             if (n.IsLeaf()) {
                 // As in RangeSearch: a leaf whose box lies beyond the current bound has nothing to offer.
-                if (BoxDistance2(LoadBox(tree.boxes, node), q) > (heap.Full() ? heap.Top() : max2)) break;
+                if (BoxDistance2(LoadBox(tree.boxes, node), q) > (heap.Full() ? heap.Top() : bound2)) break;
                 const uint32_t end = n.first + n.Count();
                 work.Points(n.Count());
                 for (uint32_t i = n.first; i < end; ++i) {
                     const TreePoint p = LoadPoint(tree.points, i);
                     const float d2 = Distance2(p.position, q);
-                    if (d2 <= max2) heap.Offer(d2, p.index);
+                    if (d2 <= bound2) heap.Offer(d2, p.index);
                 }
                 break;
             }
             const float d = q[n.Axis()] - n.split;
             const uint32_t near_child = d < 0.0f ? node + 1 : n.RightChild();
             const uint32_t far_child = d < 0.0f ? n.RightChild() : node + 1;
-            if (d * d <= (heap.Full() ? heap.Top() : max2)) stack[top++] = {far_child, d * d};
+            if (d * d <= (heap.Full() ? heap.Top() : bound2)) stack[top++] = {far_child, d * d};
             node = near_child;
         }
+    }
+}
+
+// The exact k nearest points with a bounded priority queue (a max-heap in the slot), same outcome
+// conventions as HistogramKnn. A finite r0 (node_radius.h: at least the k-th distance) prunes the
+// search before the heap fills; should the heap not fill within it, the search runs again within
+// max_radius, so any r0 gives the exact answer.
+template <class Work>
+CA_HD KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, float r0, const KnnSettings& s, KnnSlot out, Work& work) {
+    KnnOutcome result;
+    if (s.k <= 0 || tree.point_count == 0) {
+        result.radius = isinf(s.max_radius) ? 0.0f : s.max_radius;
+        return result;
+    }
+    SlotHeap heap;
+    heap.slot = out;
+    heap.capacity = uint32_t(s.k);
+    const float max2 = s.max_radius * s.max_radius;
+    const bool bounded = r0 < s.max_radius;  // false for a NaN r0
+    ExactKnnSearch(tree, q, bounded ? r0 * r0 : max2, heap, work);
+    if (bounded && !heap.Full()) {
+        heap.size = 0;
+        ExactKnnSearch(tree, q, max2, heap, work);
     }
     result.count = heap.size;
     if (heap.Full()) {
@@ -426,7 +446,7 @@ CA_HD KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSettings& 
 
 CA_HD inline KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSettings& s, KnnSlot out) {
     NoWork work;
-    return ExactKnn(tree, q, s, out, work);
+    return ExactKnn(tree, q, INFINITY, s, out, work);
 }
 
 // Brute force, for tests: the (squared distance, index) pairs of the k nearest points within

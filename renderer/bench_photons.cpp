@@ -102,7 +102,7 @@ WorkReport CountWork(const PointTreeView& tree, const NodeRadiusView& radii, con
         const float r0 = EstimateStartRadius(tree, i, uint32_t(settings.k));
         KnnSettings bounded = settings;
         bounded.max_radius = r0;
-        ExactKnn(tree, est[i].centre, bounded, slot, work);
+        ExactKnn(tree, est[i].centre, INFINITY, bounded, slot, work);
         ++w.estimates;
         uint32_t candidates = 0;
         RangeSearch(tree, est[i].centre, r0, [&](const TreePoint&, float) { ++candidates; });
@@ -153,7 +153,7 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     double traversal_cost = PointTreeParams().cost_traversal;
     std::string distribution_name = "plane", device = "auto", json_path;
     ArgParser parser("caustica bench photons",
-                     "Times the photon kd-tree build and the histogram KNN against the exact KNN, brute force and nanoflann.");
+                     "Times the photon kd-tree build, the histogram KNN and the exact KNN, against brute force and nanoflann.");
     parser.Option("--points", "N", "photons in the tree", &points_count);
     parser.Choice("--distribution", {"uniform", "clustered", "plane", "room"},
                   "uniform in a cube, caustic-like with some depth, caustic-like on a plane, or a Cornell box's "
@@ -232,10 +232,17 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     const double max_error = checked ? *std::max_element(errors.begin(), errors.end()) : 0.0;
     const size_t count_mismatches = size_t(std::count(wrong_count.begin(), wrong_count.end(), 1));
 
-    // The exact KNN (bounded priority queue, no r0) on the same device and queries, as a yardstick
-    // for Algorithm 6; it reuses the result buffers, whose answers were read above.
-    auto exact = [&](int o) { ExactKnnBatch(backend, tree.View(), Span<const Vec3>(queries[o].span()), settings, results); };
-    const OrderTimings exact_ms = TimeOrders(backend, repeat, exact);
+    // The exact KNN (bounded priority queue) on the same device and queries, without r0 (no node
+    // radii needed) and pruned by r0; it reuses the result buffers, whose answers were read above.
+    KnnSettings exact_settings = settings;
+    exact_settings.method = KnnMethod::Exact;
+    auto exact = [&](const NodeRadiusView& r0) {
+        return TimeOrders(backend, repeat, [&](int o) {
+            KnnBatch(backend, tree.View(), r0, Span<const Vec3>(queries[o].span()), exact_settings, results);
+        });
+    };
+    const OrderTimings exact_ms = exact(NodeRadiusView{});
+    const OrderTimings exact_r0_ms = exact(radii.View());
 
     // nanoflann on the same points and queries, on the CPU only.
     Timing nano_build_ms;
@@ -270,6 +277,7 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     PrintRow("node radii", radii_ms);
     PrintOrders("knn", knn_ms);
     PrintOrders("exact knn", exact_ms);
+    PrintOrders("exact knn from r0", exact_r0_ms);
     if (with_nanoflann) {
         PrintRow("nanoflann build", nano_build_ms);
         PrintOrders("nanoflann knn", nano_knn_ms);
@@ -310,6 +318,7 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
         WriteTiming(json, "node_radii_ms", radii_ms);
         WriteOrders(json, "knn_ms", knn_ms);
         WriteOrders(json, "exact_knn_ms", exact_ms);
+        WriteOrders(json, "exact_knn_r0_ms", exact_r0_ms);
         json.Key("radius_max_rel_error").Number(max_error);
         json.Key("queries_checked").Integer(checked);
         json.Key("count_mismatches").Integer(int64_t(count_mismatches));

@@ -103,7 +103,7 @@ void FrameRenderer::AddSample() {
     s.times.photon_trace = clock.ElapsedMs();
 
     clock.Restart();
-    s.photon_map.Build(s.photons.span(), s.settings.k);
+    s.photon_map.Build(s.photons.span(), s.settings.k, s.settings.knn);
     s.times.photon_tree = clock.ElapsedMs();
 
     clock.Restart();
@@ -127,7 +127,11 @@ void FrameRenderer::AddSample() {
     s.times.shadow = clock.ElapsedMs();
 
     clock.Restart();
-    RunCausticPass(s.backend, s.photon_map, s.photons.span(), s.settings.k, s.max_radius, s.settings.filter, s.eye);
+    KnnSettings knn;
+    knn.method = s.settings.knn;
+    knn.k = s.settings.k;
+    knn.max_radius = s.max_radius;
+    RunCausticPass(s.backend, s.photon_map, s.photons.span(), knn, s.settings.filter, s.eye);
     RunShadePass(s.backend, s.lights.span(), s.ambient, s.settings.view, s.max_radius, s.eye);
     s.times.shade = clock.ElapsedMs();
 

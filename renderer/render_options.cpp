@@ -21,6 +21,10 @@ void AddRenderOptions(ArgParser& parser, RenderOptions* o) {
     parser.Option("--height", "H", "image height in pixels (0: the scene camera's)", &o->height);
     parser.Option("--exposure", "E", "scale of the image's brightness", &o->exposure);
     parser.Choice("--filter", {"cone", "epanechnikov"}, "kernel of the caustic radiance estimate", &o->filter);
+    parser.Choice("--knn", {"exact", "histogram"},
+                  "how the caustic gather finds its k photons: a bounded priority queue (exact), or Zhou et al. "
+                  "2008's histograms from node-radius estimates (histogram); both give the same photons",
+                  &o->knn);
     parser.Choice("--view", {"image", "photons", "caustics", "knn-radius", "traversal-cost"},
                   "what to show: the image, or a debug view (the photons, the caustic radiance alone, the KNN "
                   "radius or the eye rays' traversal cost as heat maps)",
@@ -48,6 +52,7 @@ RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& o, co
     s.seed = uint64_t(o.seed);
     s.exposure = float(o.exposure);
     s.filter = o.filter == "epanechnikov" ? PhotonFilter::Epanechnikov : PhotonFilter::Cone;
+    s.knn = o.knn == "histogram" ? KnnMethod::Histogram : KnnMethod::Exact;
     s.view = o.view == "photons"          ? ShadeView::Photons
              : o.view == "caustics"       ? ShadeView::CausticOnly
              : o.view == "knn-radius"     ? ShadeView::KnnRadius

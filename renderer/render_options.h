@@ -20,6 +20,7 @@ struct RenderOptions {
     int width = 0, height = 0;  // 0: the scene camera's resolution
     double exposure = 1.0;
     std::string filter = "cone";
+    std::string knn = "exact";
     int max_samples = 1024;  // the viewer stops accumulating here
     std::string view = "image";
 };
@@ -28,7 +29,7 @@ struct RenderOptions {
 // fewer photons per second than a GPU, and the viewer must stay interactive.
 constexpr int kCpuDefaultPhotons = 100000;
 
-// --device, --seed, --photons, --k, --width, --height, --exposure, --filter, --view.
+// --device, --seed, --photons, --k, --width, --height, --exposure, --filter, --knn, --view.
 void AddRenderOptions(ArgParser& parser, RenderOptions* options);
 
 // Checks the values (InputError naming the option) and combines them with the scene's settings.

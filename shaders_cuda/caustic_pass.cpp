@@ -29,17 +29,14 @@ struct FilterPhotonsPass {
 
 }  // namespace
 
-void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, Span<const Photon> photons, int k,
-                    float max_radius, PhotonFilter filter, EyeState& state) {
+void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, Span<const Photon> photons,
+                    const KnnSettings& knn, PhotonFilter filter, EyeState& state) {
     const uint32_t n = state.diffuse_count;
     state.caustic_queries.Resize(n, false);
     state.caustic.Resize(n, false);
     ParallelFor(backend, "caustic queries", n,
                 GatherQueriesPass{state.diffuse_pixels.span(), state.diffuse.span(), state.caustic_queries.span()});
-    KnnSettings settings;
-    settings.k = k;
-    settings.max_radius = max_radius;
-    KnnBatch(backend, photon_map.Tree(), photon_map.Radii(), state.caustic_queries.span(), settings, state.knn);
+    KnnBatch(backend, photon_map.Tree(), photon_map.Radii(), state.caustic_queries.span(), knn, state.knn);
     ParallelFor(backend, "caustic filter", n,
                 FilterPhotonsPass{photons, state.knn.View(), state.diffuse_pixels.span(), state.diffuse.span(), filter,
                                   state.caustic.span()});

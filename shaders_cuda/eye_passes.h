@@ -36,10 +36,10 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, int max_bou
 // For every diffuse end and every light: 1 when nothing blocks the way to the light.
 void RunShadowPass(const Backend& backend, const SceneView& scene, Span<const LightSource> lights, EyeState& state);
 
-// Caustic irradiance at every diffuse end (state.caustic) from its k nearest photons, found by
-// the histogram KNN of Zhou et al. 2008 (Algorithm 6) within max_radius, and filtered.
-void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, Span<const Photon> photons, int k,
-                    float max_radius, PhotonFilter filter, EyeState& state);
+// Caustic irradiance at every diffuse end (state.caustic) from its k nearest photons within
+// knn.max_radius, found by knn.method, and filtered.
+void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, Span<const Photon> photons,
+                    const KnnSettings& knn, PhotonFilter filter, EyeState& state);
 
 // What the shading pass shows: the image, or one of the debug views.
 enum class ShadeView : uint8_t {

@@ -11,18 +11,30 @@ import csv
 import re
 import sys
 
-UNIT_NS = {"nsecond": 1.0, "usecond": 1e3, "msecond": 1e6, "second": 1e9}
+# ncu names units in words or in symbols, depending on its version.
+UNIT_NS = {"nsecond": 1.0, "usecond": 1e3, "msecond": 1e6, "second": 1e9, "ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def strip_templates(name):
+    """name without template arguments; innermost first, so nested ones come off too."""
+    while True:
+        stripped = re.sub(r"<[^<>]*>", "", name)
+        if stripped == name:
+            return name
+        name = stripped
 
 
 def short_name(name):
-    """The kernel's own name: no parameter list, template arguments or namespaces."""
-    name = name.replace("(anonymous namespace)", "anonymous").split("(", 1)[0]
-    while True:  # innermost template arguments first, so nested ones come off too
-        stripped = re.sub(r"<[^<>]*>", "", name)
-        if stripped == name:
-            break
-        name = stripped
-    return name.split("::")[-1].split(" ")[-1].strip() or "?"
+    """The kernel's own name, without parameter list, template arguments or namespaces. A generic
+    launcher whose first template argument is one of the project's passes
+    (ParallelForKernel<caustica::...::SortKeysPass>) is named by that pass, which says what ran."""
+    name = name.replace("(anonymous namespace)", "anonymous").replace("<unnamed>", "anonymous").split("(", 1)[0]
+    own = strip_templates(name).split("::")[-1].split(" ")[-1].strip() or "?"
+    args = re.search(r"<(.*)>", name)
+    if args and args.group(1).lstrip().startswith("caustica::"):
+        first = strip_templates(args.group(1)).split(",")[0]
+        return f"{own}<{first.split('::')[-1].strip()}>"
+    return own
 
 
 def read_times(path):

@@ -1,5 +1,5 @@
 // The point kd-tree on the GPU against its CPU twin: the same tree bit for bit, the same node
-// radii and the same KNN results, and the GPU results against brute force. Label gpu.
+// radii and the same KNN results (both methods), and the GPU results against brute force. Label gpu.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -53,23 +53,28 @@ void ExpectSameResults(const KnnResults& gpu, const KnnResults& cpu) {
     }
 }
 
+const char* MethodName(KnnMethod m) { return m == KnnMethod::Exact ? "exact" : "histogram"; }
+
 TEST(PointTreeGpu, SameTreeSameRadiiSameKnnAsCpu) {
     CA_REQUIRE_GPU(gpu);
     const Backend cpu = Backend::Cpu();
     for (const NamedSet& set : StandardSets(50000)) {
-        SCOPED_TRACE(set.name + ", seed " + std::to_string(kSeed));
         const std::vector<Vec3> queries = StandardQueries(set.points, 1500);
-        KnnSettings settings;
-        TreeOnBackend g(gpu), c(cpu);
-        BuildAndQuery(gpu, set.points, queries, PointTreeParams(), settings, g);
-        BuildAndQuery(cpu, set.points, queries, PointTreeParams(), settings, c);
-        EXPECT_EQ(CheckPointTree(g.tree, Span<const Vec3>(set.points), PointTreeParams().max_depth), "");
-        ExpectSameTree(g.tree, c.tree);
-        ExpectSameBytes(g.radii.estimates(), c.radii.estimates(), "node radii");
-        ExpectSameResults(g.results, c.results);
-        double err = 0.0;
-        for (const std::string& f : CheckKnn(set.points, queries, settings, g.results, 1e-3f, &err)) ADD_FAILURE() << f;
-        EXPECT_LE(err, 1e-3);
+        for (KnnMethod method : {KnnMethod::Histogram, KnnMethod::Exact}) {
+            SCOPED_TRACE(set.name + ", " + MethodName(method) + ", seed " + std::to_string(kSeed));
+            KnnSettings settings;
+            settings.method = method;
+            TreeOnBackend g(gpu), c(cpu);
+            BuildAndQuery(gpu, set.points, queries, PointTreeParams(), settings, g);
+            BuildAndQuery(cpu, set.points, queries, PointTreeParams(), settings, c);
+            EXPECT_EQ(CheckPointTree(g.tree, Span<const Vec3>(set.points), PointTreeParams().max_depth), "");
+            ExpectSameTree(g.tree, c.tree);
+            ExpectSameBytes(g.radii.estimates(), c.radii.estimates(), "node radii");
+            ExpectSameResults(g.results, c.results);
+            double err = 0.0;
+            for (const std::string& f : CheckKnn(set.points, queries, settings, g.results, 1e-3f, &err)) ADD_FAILURE() << f;
+            EXPECT_LE(err, 1e-3);
+        }
     }
 }
 
@@ -77,18 +82,39 @@ TEST(PointTreeGpu, TinySetsAndMaxRadius) {
     CA_REQUIRE_GPU(gpu);
     const Backend cpu = Backend::Cpu();
     for (uint32_t n : {0u, 1u, 49u, 50u, 51u, 33u}) {
-        SCOPED_TRACE("points: " + std::to_string(n));
         const std::vector<Vec3> points = MakePoints(PointDistribution::Uniform, n, kSeed);
         const std::vector<Vec3> queries = StandardQueries(points, 90);
-        KnnSettings settings;
-        settings.max_radius = 0.5f;
-        TreeOnBackend g(gpu), c(cpu);
-        BuildAndQuery(gpu, points, queries, PointTreeParams(), settings, g);
-        BuildAndQuery(cpu, points, queries, PointTreeParams(), settings, c);
-        ExpectSameTree(g.tree, c.tree);
-        ExpectSameResults(g.results, c.results);
-        for (const std::string& f : CheckKnn(points, queries, settings, g.results, 1e-3f, nullptr)) ADD_FAILURE() << f;
+        for (KnnMethod method : {KnnMethod::Histogram, KnnMethod::Exact}) {
+            SCOPED_TRACE("points: " + std::to_string(n) + ", " + MethodName(method));
+            KnnSettings settings;
+            settings.method = method;
+            settings.max_radius = 0.5f;
+            TreeOnBackend g(gpu), c(cpu);
+            BuildAndQuery(gpu, points, queries, PointTreeParams(), settings, g);
+            BuildAndQuery(cpu, points, queries, PointTreeParams(), settings, c);
+            ExpectSameTree(g.tree, c.tree);
+            ExpectSameResults(g.results, c.results);
+            for (const std::string& f : CheckKnn(points, queries, settings, g.results, 1e-3f, nullptr)) ADD_FAILURE() << f;
+        }
     }
+}
+
+TEST(PointTreeGpu, ExactKnnWithLargeKAsCpu) {
+    // k = 120: the GPU keeps the heap in the result slot instead of shared memory.
+    CA_REQUIRE_GPU(gpu);
+    const Backend cpu = Backend::Cpu();
+    const std::vector<Vec3> points = MakePoints(PointDistribution::Clustered, 50000, kSeed);
+    const std::vector<Vec3> queries = StandardQueries(points, 1500);
+    KnnSettings settings;
+    settings.method = KnnMethod::Exact;
+    settings.k = 120;
+    TreeOnBackend g(gpu), c(cpu);
+    BuildAndQuery(gpu, points, queries, PointTreeParams(), settings, g);
+    BuildAndQuery(cpu, points, queries, PointTreeParams(), settings, c);
+    ExpectSameResults(g.results, c.results);
+    double err = 0.0;
+    for (const std::string& f : CheckKnn(points, queries, settings, g.results, 0.0f, &err)) ADD_FAILURE() << f;
+    EXPECT_EQ(err, 0.0);
 }
 
 TEST(PointTreeGpu, MillionPointsSameTreeAndExactKnn) {
@@ -102,8 +128,10 @@ TEST(PointTreeGpu, MillionPointsSameTreeAndExactKnn) {
     BuildAndQuery(cpu, points, queries, PointTreeParams(), settings, c);
     ExpectSameTree(g.tree, c.tree);
     ExpectSameResults(g.results, c.results);
+    KnnSettings exact_settings = settings;
+    exact_settings.method = KnnMethod::Exact;
     KnnResults exact(gpu);
-    ExactKnnBatch(gpu, g.tree.View(), Span<const Vec3>(g.queries.span()), settings, exact);
+    KnnBatch(gpu, g.tree.View(), g.radii.View(), Span<const Vec3>(g.queries.span()), exact_settings, exact);
     ExpectSameBytes(exact.radii, g.results.radii, "exact vs histogram radii");
 }
 

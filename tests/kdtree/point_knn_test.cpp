@@ -1,5 +1,5 @@
 // Queries on the point kd-tree on the CPU, against brute force: histogram KNN (Algorithm 6) with
-// node-radius estimates, exact KNN, range search, conservative r0, maximum radius, tiny sets.
+// node-radius estimates, exact KNN with and without them, range search, conservative r0, maximum radius, tiny sets.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -40,16 +40,19 @@ TEST(PointKnn, TinySets) {
     const Backend cpu = Backend::Cpu();
     const int k = 50;
     for (uint32_t n : {0u, 1u, uint32_t(k - 1), uint32_t(k), uint32_t(k + 1)}) {
-        SCOPED_TRACE("points: " + std::to_string(n));
-        const std::vector<Vec3> points = MakePoints(PointDistribution::Uniform, n, kSeed);
-        const std::vector<Vec3> queries = StandardQueries(points, 60);
-        KnnSettings settings;
-        settings.k = k;
-        TreeOnBackend t(cpu);
-        BuildAndQuery(cpu, points, queries, PointTreeParams(), settings, t);
-        ExpectNoFailures(CheckKnn(points, queries, settings, t.results, kTolerance, nullptr));
-        const std::vector<uint32_t> counts = t.results.counts.Download();
-        for (uint32_t c : counts) EXPECT_EQ(c, std::min<uint32_t>(n, k));
+        for (KnnMethod method : {KnnMethod::Histogram, KnnMethod::Exact}) {
+            SCOPED_TRACE("points: " + std::to_string(n) + (method == KnnMethod::Exact ? ", exact" : ", histogram"));
+            const std::vector<Vec3> points = MakePoints(PointDistribution::Uniform, n, kSeed);
+            const std::vector<Vec3> queries = StandardQueries(points, 60);
+            KnnSettings settings;
+            settings.k = k;
+            settings.method = method;
+            TreeOnBackend t(cpu);
+            BuildAndQuery(cpu, points, queries, PointTreeParams(), settings, t);
+            ExpectNoFailures(CheckKnn(points, queries, settings, t.results, kTolerance, nullptr));
+            const std::vector<uint32_t> counts = t.results.counts.Download();
+            for (uint32_t c : counts) EXPECT_EQ(c, std::min<uint32_t>(n, k));
+        }
     }
 }
 
@@ -57,23 +60,27 @@ TEST(PointKnn, MaxRadiusReturnsFewerPoints) {
     const Backend cpu = Backend::Cpu();
     const std::vector<Vec3> points = MakePoints(PointDistribution::Clustered, 20000, kSeed);
     const std::vector<Vec3> queries = StandardQueries(points, 600);
-    KnnSettings settings;
-    settings.k = 50;
-    settings.max_radius = 0.01f;  // dense on the curve, sparse off it
-    TreeOnBackend t(cpu);
-    BuildAndQuery(cpu, points, queries, PointTreeParams(), settings, t);
-    ExpectNoFailures(CheckKnn(points, queries, settings, t.results, kTolerance, nullptr));
-    const std::vector<uint32_t> counts = t.results.counts.Download();
-    const std::vector<float> radii = t.results.radii.Download();
-    int fewer = 0;
-    for (size_t i = 0; i < counts.size(); ++i) {
-        if (counts[i] < 50) {
-            ++fewer;
-            EXPECT_EQ(radii[i], settings.max_radius);
+    for (KnnMethod method : {KnnMethod::Histogram, KnnMethod::Exact}) {
+        SCOPED_TRACE(method == KnnMethod::Exact ? "exact" : "histogram");
+        KnnSettings settings;
+        settings.method = method;
+        settings.k = 50;
+        settings.max_radius = 0.01f;  // dense on the curve, sparse off it
+        TreeOnBackend t(cpu);
+        BuildAndQuery(cpu, points, queries, PointTreeParams(), settings, t);
+        ExpectNoFailures(CheckKnn(points, queries, settings, t.results, kTolerance, nullptr));
+        const std::vector<uint32_t> counts = t.results.counts.Download();
+        const std::vector<float> radii = t.results.radii.Download();
+        int fewer = 0;
+        for (size_t i = 0; i < counts.size(); ++i) {
+            if (counts[i] < 50) {
+                ++fewer;
+                EXPECT_EQ(radii[i], settings.max_radius);
+            }
         }
+        EXPECT_GT(fewer, 0);
+        EXPECT_LT(fewer, int(counts.size()));
     }
-    EXPECT_GT(fewer, 0);
-    EXPECT_LT(fewer, int(counts.size()));
 }
 
 TEST(PointKnn, OtherHistogramSettingsStayExact) {
@@ -103,20 +110,27 @@ TEST(PointKnn, WithoutRadiusEstimatesAndWithTooSmallR0) {
     const std::vector<Vec3> queries = StandardQueries(points, 300);
     PointTree tree(cpu);
     PointTreeBuilder(cpu).Build(Span<const Vec3>(points), tree);
-    KnnSettings settings;
-    KnnResults results(cpu);
-    KnnBatch(cpu, tree.View(), NodeRadiusView{}, Span<const Vec3>(queries), settings, results);
-    ExpectNoFailures(CheckKnn(points, queries, settings, results, kTolerance, nullptr));
-    std::vector<uint32_t> counts, indices(queries.size() * 50);
-    std::vector<float> radii, dist2(queries.size() * 50);
-    for (size_t i = 0; i < queries.size(); ++i) {
-        LocalHistogram hist;
-        const KnnOutcome o = HistogramKnn(tree.View(), queries[i], 1e-6f, settings, hist,
-                                          KnnSlot{indices.data() + i, dist2.data() + i, uint32_t(queries.size())});
-        counts.push_back(o.count);
-        radii.push_back(o.radius);
+    for (KnnMethod method : {KnnMethod::Histogram, KnnMethod::Exact}) {
+        SCOPED_TRACE(method == KnnMethod::Exact ? "exact" : "histogram");
+        KnnSettings settings;
+        settings.method = method;
+        KnnResults results(cpu);
+        KnnBatch(cpu, tree.View(), NodeRadiusView{}, Span<const Vec3>(queries), settings, results);
+        ExpectNoFailures(CheckKnn(points, queries, settings, results, kTolerance, nullptr));
+        std::vector<uint32_t> counts, indices(queries.size() * 50);
+        std::vector<float> radii, dist2(queries.size() * 50);
+        for (size_t i = 0; i < queries.size(); ++i) {
+            const KnnSlot slot{indices.data() + i, dist2.data() + i, uint32_t(queries.size())};
+            const float r0 = 1e-6f;
+            LocalHistogram hist;
+            NoWork work;
+            const KnnOutcome o = method == KnnMethod::Exact ? ExactKnn(tree.View(), queries[i], r0, settings, slot, work)
+                                                            : HistogramKnn(tree.View(), queries[i], r0, settings, hist, slot);
+            counts.push_back(o.count);
+            radii.push_back(o.radius);
+        }
+        ExpectNoFailures(CheckKnn(points, queries, settings, counts, radii, indices, dist2, kTolerance, nullptr));
     }
-    ExpectNoFailures(CheckKnn(points, queries, settings, counts, radii, indices, dist2, kTolerance, nullptr));
 }
 
 // A render pass's own functor calling the per-query function with its own storage, as the shading
@@ -172,18 +186,23 @@ TEST(PointKnn, RadiusEstimateIsConservative) {
 }
 
 TEST(PointKnn, ExactKnnMatchesBruteForce) {
+    // Without r0 and pruned by the node radii's r0: the exact k-th distance either way.
     const Backend cpu = Backend::Cpu();
     for (const NamedSet& set : StandardSets(20000)) {
         SCOPED_TRACE(set.name);
         const std::vector<Vec3> queries = StandardQueries(set.points, 600);
-        PointTree tree(cpu);
-        PointTreeBuilder(cpu).Build(Span<const Vec3>(set.points), tree);
         KnnSettings settings;
-        KnnResults results(cpu);
-        ExactKnnBatch(cpu, tree.View(), Span<const Vec3>(queries), settings, results);
-        double err = 0.0;
-        ExpectNoFailures(CheckKnn(set.points, queries, settings, results, 0.0f, &err));
-        EXPECT_EQ(err, 0.0);
+        settings.method = KnnMethod::Exact;
+        TreeOnBackend t(cpu);
+        BuildAndQuery(cpu, set.points, queries, PointTreeParams(), settings, t);
+        for (const NodeRadiusView r0 : {NodeRadiusView{}, t.radii.View()}) {
+            SCOPED_TRACE(r0.estimates ? "from r0" : "without r0");
+            KnnResults results(cpu);
+            KnnBatch(cpu, t.tree.View(), r0, Span<const Vec3>(queries), settings, results);
+            double err = 0.0;
+            ExpectNoFailures(CheckKnn(set.points, queries, settings, results, 0.0f, &err));
+            EXPECT_EQ(err, 0.0);
+        }
     }
 }
 
