@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/pixel_order.h"
 #include "core/rng.h"
 
 namespace caustica {
@@ -83,6 +84,20 @@ std::vector<Vec3> MakePoints(PointDistribution distribution, uint32_t count, uin
     return points;
 }
 
+namespace {
+
+// Item i of a raster of count items, width wide, in the renderer's pixel order (PixelOrder), as
+// (u, v) in [0, 1)^2 jittered within its pixel: queries in the order a frame asks them.
+void RasterUv(uint32_t i, uint32_t count, uint32_t width, Rng& rng, float& u, float& v) {
+    const uint32_t rows = (count + width - 1) / width;
+    uint32_t x, y;
+    PixelOrder{width, rows}.Pixel(i, x, y);
+    u = (float(x) + rng.NextFloat()) / float(width);
+    v = (float(y) + rng.NextFloat()) / float(rows);
+}
+
+}  // namespace
+
 std::vector<Vec3> MakeQueries(const std::vector<Vec3>& points, uint32_t count, bool coherent, uint64_t seed) {
     Aabb box;
     for (const Vec3& p : points) box.Extend(p);
@@ -95,8 +110,8 @@ std::vector<Vec3> MakeQueries(const std::vector<Vec3>& points, uint32_t count, b
     std::vector<Vec3> queries(count);
     for (uint32_t i = 0; i < count; ++i) {
         Rng rng(seed, 0, 2, i);
-        const float u = (float(i % width) + rng.NextFloat()) / float(width);
-        const float v = (float(i / width) + rng.NextFloat()) / float((count + width - 1) / width);
+        float u, v;
+        RasterUv(i, count, width, rng, u, v);
         // Most queries on the receiver (z inside the set), some off it.
         const float w = rng.NextFloat() < 0.8f ? 0.5f : rng.NextFloat() * 2.0f - 0.5f;
         queries[i] = Vec3(lo.x + u * extent.x, lo.y + v * extent.y, lo.z + w * extent.z);
@@ -113,8 +128,8 @@ std::vector<Vec3> MakeQueries(PointDistribution distribution, const std::vector<
     std::vector<Vec3> queries(count);
     for (uint32_t i = 0; i < count; ++i) {
         Rng rng(seed, 0, 2, i);
-        const float u = (float(i % width) + rng.NextFloat()) / float(width);
-        const float v = (float(i / width) + rng.NextFloat()) / float((count + width - 1) / width);
+        float u, v;
+        RasterUv(i, count, width, rng, u, v);
         const Vec3 d(u - 0.5f, v - 0.5f, -1.5f);  // through (u, v) on the open side z = 1
         float t = -eye.z / d.z;                     // the back wall
         if (d.x < 0.0f) t = std::min(t, -eye.x / d.x);

@@ -24,7 +24,8 @@ bool ParsePointDistribution(const std::string& name, PointDistribution* out);
 std::vector<Vec3> MakePoints(PointDistribution distribution, uint32_t count, uint64_t seed);
 
 // Query points: `count` points near the set's bounds (a little outside too), either in image-like
-// coherent order (a raster over the xy extent, rows of nearby points) or shuffled.
+// coherent order (a raster over the xy extent in the renderer's pixel order, 8x4 tiles of nearby
+// points) or shuffled.
 std::vector<Vec3> MakeQueries(const std::vector<Vec3>& points, uint32_t count, bool coherent, uint64_t seed);
 
 // Queries for a distribution: for the room, the walls a camera at the open side (z = 1) sees, one

@@ -114,7 +114,7 @@ void FrameRenderer::AddSample() {
         // The heat map replaces the rest of the sample.
         RunTraversalCostPass(s.backend, scene, s.eye);
         ++s.samples;
-        RunCompositePass(s.backend, s.eye.radiance.span(), s.sum.span(), s.samples, s.DisplayScale(), s.display.span());
+        RunCompositePass(s.backend, s.eye, s.sum.span(), s.samples, s.DisplayScale(), s.display.span());
         return;
     }
 
@@ -137,7 +137,7 @@ void FrameRenderer::AddSample() {
 
     clock.Restart();
     ++s.samples;
-    RunCompositePass(s.backend, s.eye.radiance.span(), s.sum.span(), s.samples, s.DisplayScale(), s.display.span());
+    RunCompositePass(s.backend, s.eye, s.sum.span(), s.samples, s.DisplayScale(), s.display.span());
     s.times.composite = clock.ElapsedMs();
 }
 

@@ -13,6 +13,7 @@ constexpr uint32_t kBouncePass = 32;  // + the bounce number
 struct ClassifyHitsPass {
     SceneView scene;
     SampleKey key;
+    PixelOrder order;
     int bounce, max_bounces;
     Span<const uint32_t> active;
     Span<Ray> rays;
@@ -35,7 +36,7 @@ struct ClassifyHitsPass {
             return;
         }
         if (bounce == max_bounces) return;
-        Rng rng(key.seed, key.sample, kBouncePass + uint32_t(bounce), uint64_t(p));
+        Rng rng(key.seed, key.sample, kBouncePass + uint32_t(bounce), uint64_t(order.Linear(p)));
         const SpecularEvent e = ScatterSpecular(s, ray.direction, hit.t, rng.NextFloat());
         const Rgb t = throughput[p] * e.weight;
         if (!(MaxComponent(t) > 0.0f)) return;
@@ -51,7 +52,7 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, int max_bou
     for (int bounce = 0; state.active_count > 0; ++bounce) {
         const Span<const uint32_t> active = state.active.span().first(state.active_count);
         ParallelFor(backend, "classify hits", active.size(),
-                    ClassifyHitsPass{scene, key, bounce, max_bounces, active, state.rays.span(), state.throughput.span(),
+                    ClassifyHitsPass{scene, key, state.order, bounce, max_bounces, active, state.rays.span(), state.throughput.span(),
                                      state.hits.span(), state.continues.span(), state.diffuse.span(),
                                      state.ends_diffuse.span()});
         if (bounce == max_bounces) break;

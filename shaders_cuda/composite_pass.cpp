@@ -6,12 +6,14 @@ namespace caustica {
 namespace {
 
 struct CompositeSamplePass {
+    PixelOrder order;
     Span<const Rgb> radiance;
     Span<Rgb> sum;
     float scale;  // exposure / samples
     Span<uint32_t> display;
-    CA_HD void operator()(int p) const {
-        const Rgb total = sum[p] + radiance[p];
+    CA_HD void operator()(int i) const {
+        const uint32_t p = order.Linear(uint32_t(i));
+        const Rgb total = sum[p] + radiance[i];
         sum[p] = total;
         const Rgb c = total * scale;
         display[p] = EncodeSrgb8(c.x) | (EncodeSrgb8(c.y) << 8) | (EncodeSrgb8(c.z) << 16) | 0xff000000u;
@@ -20,10 +22,10 @@ struct CompositeSamplePass {
 
 }  // namespace
 
-void RunCompositePass(const Backend& backend, Span<const Rgb> radiance, Span<Rgb> sum, uint32_t samples,
-                      float exposure, Span<uint32_t> display) {
-    ParallelFor(backend, "composite", radiance.size(),
-                CompositeSamplePass{radiance, sum, exposure / float(samples), display});
+void RunCompositePass(const Backend& backend, const EyeState& state, Span<Rgb> sum, uint32_t samples, float exposure,
+                      Span<uint32_t> display) {
+    ParallelFor(backend, "composite", state.radiance.size(),
+                CompositeSamplePass{state.order, state.radiance.span(), sum, exposure / float(samples), display});
 }
 
 }  // namespace caustica

@@ -10,6 +10,7 @@ constexpr uint32_t kEyePass = 16;
 
 struct GenerateEyeRaysPass {
     CameraView camera;
+    PixelOrder order;
     SampleKey key;
     Span<Ray> rays;
     Span<Rgb> throughput;
@@ -18,13 +19,15 @@ struct GenerateEyeRaysPass {
     Span<uint8_t> ends_diffuse;
     Span<Rgb> radiance;
     CA_HD void operator()(int p) const {
+        uint32_t x, y;
+        order.Pixel(uint32_t(p), x, y);
         float jx = 0.5f, jy = 0.5f;
         if (key.sample > 0) {
-            Rng rng(key.seed, key.sample, kEyePass, uint64_t(p));
+            Rng rng(key.seed, key.sample, kEyePass, uint64_t(y) * camera.width + x);
             jx = rng.NextFloat();
             jy = rng.NextFloat();
         }
-        rays[p] = camera.Generate(float(p % camera.width) + jx, float(p / camera.width) + jy);
+        rays[p] = camera.Generate(float(x) + jx, float(y) + jy);
         throughput[p] = Rgb(1.0f);
         active[p] = uint32_t(p);
         all_pixels[p] = uint32_t(p);
@@ -38,6 +41,7 @@ struct GenerateEyeRaysPass {
 void RunEyePass(const Backend& backend, const SceneView& scene, const CameraView& camera, SampleKey key,
                 EyeState& state) {
     const size_t pixels = size_t(camera.width) * size_t(camera.height);
+    state.order = PixelOrder{camera.width, camera.height};
     for (auto* b : {&state.active, &state.next_active, &state.all_pixels, &state.diffuse_pixels})
         b->Resize(pixels, false);
     state.rays.Resize(pixels, false);
@@ -48,7 +52,7 @@ void RunEyePass(const Backend& backend, const SceneView& scene, const CameraView
     state.ends_diffuse.Resize(pixels, false);
     state.radiance.Resize(pixels, false);
     ParallelFor(backend, "eye rays", pixels,
-                GenerateEyeRaysPass{camera, key, state.rays.span(), state.throughput.span(), state.active.span(), state.all_pixels.span(),
+                GenerateEyeRaysPass{camera, state.order, key, state.rays.span(), state.throughput.span(), state.active.span(), state.all_pixels.span(),
                                     state.ends_diffuse.span(), state.radiance.span()});
     state.active_count = uint32_t(pixels);
     RunTracePass(backend, scene, state.active.span(), state);

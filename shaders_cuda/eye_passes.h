@@ -17,8 +17,9 @@
 
 namespace caustica {
 
-// Random numbers of the eye passes are keyed by (seed, sample, pass, pixel): the same sample of a
-// still scene draws the same numbers in every frame, so still parts do not flicker.
+// Random numbers of the eye passes are keyed by (seed, sample, pass, pixel), the pixel's row-major
+// index: the same sample of a still scene draws the same numbers in every frame, so still parts do
+// not flicker.
 struct SampleKey {
     uint64_t seed = 1;
     uint32_t sample = 0;
@@ -62,9 +63,9 @@ void RunTraversalCostPass(const Backend& backend, const SceneView& scene, EyeSta
 void RunShadePass(const Backend& backend, Span<const LightSource> lights, Rgb ambient, ShadeView view,
                   float max_radius, EyeState& state);
 
-// Adds this sample's radiance to the running sum and writes the display image (RGBA8 sRGB) of the
-// mean over `samples` samples, times exposure.
-void RunCompositePass(const Backend& backend, Span<const Rgb> radiance, Span<Rgb> sum, uint32_t samples,
-                      float exposure, Span<uint32_t> display);
+// Adds this sample's radiance (state.radiance, in state.order) to the running sum and writes the
+// display image (RGBA8 sRGB) of the mean over `samples` samples, times exposure; both row by row.
+void RunCompositePass(const Backend& backend, const EyeState& state, Span<Rgb> sum, uint32_t samples, float exposure,
+                      Span<uint32_t> display);
 
 }  // namespace caustica

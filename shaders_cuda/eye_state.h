@@ -1,13 +1,15 @@
 // The per-pixel state that flows through the eye passes of one sample (Zhou et al. 2008,
 // section 4): each pixel follows one path from the camera through mirrors and glass to its first
 // diffuse surface, so every array is indexed by pixel and the passes work on compacted lists of
-// pixel indices.
+// pixel indices. Pixels are numbered in PixelOrder (8x4 tiles), so that neighbouring items are
+// neighbours on screen; the composite pass writes the image row by row.
 #pragma once
 
 #include <cstdint>
 
 #include "core/backend.h"
 #include "core/buffer.h"
+#include "core/pixel_order.h"
 #include "core/vec.h"
 #include "kdtree/knn_batch.h"
 #include "kdtree/ray.h"
@@ -23,6 +25,7 @@ struct DiffusePoint {
 };
 
 struct EyeState {
+    PixelOrder order;                        // of the camera's pixels, set by RunEyePass
     Buffer<Ray> rays;
     Buffer<Rgb> throughput;
     Buffer<Hit> hits;

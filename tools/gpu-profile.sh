@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # On a GPU machine with Nsight Compute (ncu): the time of every kernel in the 1M-photon plane
 # benchmark (a 1080p frame of queries, k = 50) and in ring frames at 1080p, summed per kernel by
-# tools/ncu-summary.py into OUTDIR/*.txt (the raw CSV beside them). Builds as tools/gpu-check.sh
-# does, or reuses its build. Each benchmark stage runs twice (a warm-up and one timed run), and the
-# photon benchmark's KNN kernels serve both query orders, so divide by launches where it matters.
+# tools/ncu-summary.py into OUTDIR/*.txt (the raw CSV and logs in OUTDIR/raw.tar.gz). Builds as
+# tools/gpu-check.sh does, or reuses its build. Each benchmark stage runs twice (a warm-up and one
+# timed run), and the photon benchmark's KNN kernels serve both query orders, so divide by launches
+# where it matters.
 #
 #   tools/gpu-profile.sh OUTDIR
 set -euo pipefail
@@ -28,3 +29,5 @@ profile() {
 profile photons bench photons --points 1000000 --distribution plane --queries 2073600 --k 50 --device cuda --repeat 1 \
   --check 0
 profile frame-ring bench frame scenes/ring.yaml --width 1920 --height 1080 --photons 1000000 --k 50 --device cuda --frames 2
+# The raw CSV and ncu's logs in one archive: the summaries stay readable beside it.
+(cd "$out" && tar czf raw.tar.gz -- *.csv *.log && rm -f -- *.csv *.log)

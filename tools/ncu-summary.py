@@ -24,16 +24,32 @@ def strip_templates(name):
         name = stripped
 
 
+def without_parameters(name):
+    """name up to its parameter list: the first "(" outside template arguments, which may hold
+    function types of their own."""
+    depth = 0
+    for i, c in enumerate(name):
+        depth += {"<": 1, ">": -1}.get(c, 0)
+        if c == "(" and depth == 0:
+            return name[:i]
+    return name
+
+
 def short_name(name):
     """The kernel's own name, without parameter list, template arguments or namespaces. A generic
-    launcher whose first template argument is one of the project's passes
-    (ParallelForKernel<caustica::...::SortKeysPass>) is named by that pass, which says what ran."""
-    name = name.replace("(anonymous namespace)", "anonymous").replace("<unnamed>", "anonymous").split("(", 1)[0]
+    launcher is named by what it runs: its first template argument when that is one of the
+    project's passes (ParallelForKernel<caustica::...::SortKeysPass>), else the project function
+    whose lambda it runs (nvcc names it in the lambda's wrapper type as &caustica::...)."""
+    name = without_parameters(name.replace("(anonymous namespace)", "anonymous").replace("<unnamed>", "anonymous"))
     own = strip_templates(name).split("::")[-1].split(" ")[-1].strip() or "?"
     args = re.search(r"<(.*)>", name)
     if args and args.group(1).lstrip().startswith("caustica::"):
         first = strip_templates(args.group(1)).split(",")[0]
         return f"{own}<{first.split('::')[-1].strip()}>"
+    if args:
+        enclosing = re.search(r"&(caustica::[\w:]+)", args.group(1))
+        if enclosing:
+            return f"{own}<lambda in {'::'.join(enclosing.group(1).split('::')[1:][-2:])}>"
     return own
 
 
