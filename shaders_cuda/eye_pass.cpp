@@ -41,7 +41,7 @@ struct GenerateEyeRaysPass {
 void RunEyePass(const Backend& backend, const SceneView& scene, const CameraView& camera, SampleKey key,
                 EyeState& state) {
     const size_t pixels = size_t(camera.width) * size_t(camera.height);
-    state.order = PixelOrder{camera.width, camera.height};
+    state.order = PixelOrder{uint32_t(camera.width), uint32_t(camera.height)};
     for (auto* b : {&state.active, &state.next_active, &state.all_pixels, &state.diffuse_pixels})
         b->Resize(pixels, false);
     state.rays.Resize(pixels, false);
