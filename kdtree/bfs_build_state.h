@@ -1,6 +1,6 @@
-// Internal to the BFS builder (kdtree/bfs_builder.cpp and kdtree/bfs_chunk_passes.cpp): the
-// structure-of-arrays work lists as views for host or device code, and the per-item rules that
-// both backends share.
+// Internal to the BFS builder (kdtree/bfs_builder.cpp, bfs_chunk_passes.cpp and
+// bfs_small_split.cpp): the structure-of-arrays work lists as views for host or device code, and
+// the per-item rules that both backends share.
 #pragma once
 
 #include <cstdint>
@@ -179,6 +179,23 @@ CA_HD inline void ClassifyExtent(float lo, float hi, float p, bool* left, bool* 
     }
     *left = lo < p;
     *right = hi > p;
+}
+
+// Bits of a small node's triangle mask.
+CA_HD inline int PopCount(uint64_t x) {
+#if CA_DEVICE_CODE
+    return __popcll(x);
+#else
+    return __builtin_popcountll(x);
+#endif
+}
+
+CA_HD inline uint32_t LowestBit(uint64_t x) {
+#if CA_DEVICE_CODE
+    return uint32_t(__ffsll(static_cast<long long>(x)) - 1);
+#else
+    return uint32_t(__builtin_ctzll(x));
+#endif
 }
 
 // The child cells of a cell split at p on axis.

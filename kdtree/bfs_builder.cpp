@@ -2,8 +2,9 @@
 // small-node stage, output stage), with the per-chunk atomics and warp scans of Chang et al. 2013.
 //
 // Host code orders the passes and owns the work lists; every per-item pass is a CA_HD functor run
-// by ParallelFor on either backend, except the two passes over chunks of triangles that use warp
-// intrinsics on the GPU (kdtree/bfs_chunk_passes.cpp, with CPU twins). Each level reads back one
+// by ParallelFor on either backend, except the two passes over chunks of triangles and the
+// small-node split, which use warp intrinsics on the GPU (kdtree/bfs_chunk_passes.cpp and
+// kdtree/bfs_small_split.cpp, with CPU twins). Each level reads back one
 // small struct of sizes (LevelTotals); nothing else waits for the GPU.
 #include "kdtree/bfs_builder.h"
 
@@ -18,26 +19,11 @@
 #include "core/primitives.h"
 #include "kdtree/bfs_build_state.h"
 #include "kdtree/bfs_chunk_passes.h"
+#include "kdtree/bfs_small_split.h"
 
 namespace caustica {
 namespace bfs {
 namespace {
-
-CA_HD inline int PopCount(uint64_t x) {
-#if CA_DEVICE_CODE
-    return __popcll(x);
-#else
-    return __builtin_popcountll(x);
-#endif
-}
-
-CA_HD inline uint32_t LowestBit(uint64_t x) {
-#if CA_DEVICE_CODE
-    return uint32_t(__ffsll(static_cast<long long>(x)) - 1);
-#else
-    return uint32_t(__builtin_ctzll(x));
-#endif
-}
 
 CA_HD inline uint64_t LowBits(uint32_t n) { return n >= 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1); }
 
@@ -354,73 +340,6 @@ struct PreprocessSmallNodes {
         }
         roots.cand_left[c] = left_mask;
         roots.cand_right[c] = right_mask;
-    }
-};
-
-// ProcessSmallNodes: the exact SAH of every candidate inside the node by popcounts; split when the
-// best beats the leaf cost. Ties go to the lowest SAH, then the lowest axis, then the lowest
-// position, so the choice depends on the candidates as a set, not on their order.
-struct SplitSmallNodes {
-    SmallNodesView nodes;
-    SmallRootsView roots;
-    RecordsView records;
-    uint32_t* best_candidate;
-    float cost_traversal, cost_intersection;
-    int max_depth;
-    CA_HD void operator()(int ii) const {
-        const uint32_t i = uint32_t(ii);
-        const uint32_t rec = nodes.record[i];
-        const uint64_t mask = nodes.mask[i];
-        const int32_t depth = nodes.depth[i];
-        const Aabb cell = nodes.Region(i);
-        const int count = PopCount(mask);
-        const float area = cell.SurfaceArea();
-        records.depth[rec] = depth;
-        records.chain[rec] = 0;
-        float best = INFINITY;
-        uint32_t best_c = 0;
-        if (depth < max_depth && count > 0 && area > 0.0f) {
-            const uint32_t first = roots.first[nodes.root[i]];
-            for (uint64_t rest = mask; rest != 0; rest &= rest - 1) {
-                const uint32_t e = first + LowestBit(rest);
-                for (uint32_t axis = 0; axis < 3; ++axis) {
-                    for (uint32_t upper = 0; upper < 2; ++upper) {
-                        const float p = roots.store.box[3 * upper + axis][e];
-                        if (!(cell.lo[axis] < p && p < cell.hi[axis])) continue;
-                        const uint32_t c = 6 * e + 2 * axis + upper;
-                        const int left = PopCount(mask & roots.cand_left[c]);
-                        const int right = PopCount(mask & roots.cand_right[c]);
-                        if (left == count && right == count) continue;
-                        const float area_left = ChildCell(cell, int(axis), p, 0).SurfaceArea();
-                        const float area_right = ChildCell(cell, int(axis), p, 1).SurfaceArea();
-                        const float cost = cost_traversal +
-                                           cost_intersection * (area_left * float(left) + area_right * float(right)) / area;
-                        // Equal costs (rounding makes nearby planes tie) go to the lower axis,
-                        // then the lower position: a choice that does not depend on the order of
-                        // the candidates. Equal (axis, position) pairs have equal masks.
-                        const uint32_t best_axis = (best_c % 6) / 2;
-                        const float best_pos = roots.store.box[3 * ((best_c & 1)) + best_axis][best_c / 6];
-                        if (cost < best ||
-                            (cost == best && (axis < best_axis || (axis == best_axis && p < best_pos)))) {
-                            best = cost;
-                            best_c = c;
-                        }
-                    }
-                }
-            }
-        }
-        if (best < cost_intersection * float(count)) {
-            const uint32_t e = best_c / 6, axis = (best_c % 6) / 2, upper = best_c & 1;
-            records.kind[rec] = axis;
-            records.split[rec] = roots.store.box[3 * upper + axis][e];
-            best_candidate[i] = best_c;
-            nodes.split[i] = 1;
-        } else {
-            records.kind[rec] = kMaskLeaf;
-            records.left[rec] = nodes.root[i];
-            records.mask[rec] = mask;
-            nodes.split[i] = 0;
-        }
     }
 };
 
@@ -833,9 +752,9 @@ void BfsSahBuilder::Impl::SmallStage(uint32_t root_count, uint32_t root_entries,
         Grow(best_candidate, active, false);
         records.Reserve(size_t(rec_count) + 2 * size_t(active), false);
         SmallNodesView nodes = small[cur].View();
-        ParallelFor(backend, "kdtree split small nodes", active,
-                    SplitSmallNodes{nodes, roots.View(), records.View(), best_candidate.data(), params.cost_traversal,
-                                    params.cost_intersection, params.max_depth});
+        SplitSmallNodes(backend, SmallSplitPass{nodes, roots.View(), records.View(), best_candidate.data(),
+                                                params.cost_traversal, params.cost_intersection, params.max_depth},
+                        active);
         ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.split, active), Span<uint32_t>(nodes.split_scan, active));
         ParallelFor(backend, "kdtree emit small children", active,
                     EmitSmallChildren{nodes, small[nxt].View(), roots.View(), records.View(), best_candidate.data(), rec_count});

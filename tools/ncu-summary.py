@@ -37,13 +37,13 @@ def without_parameters(name):
 
 def short_name(name):
     """The kernel's own name, without parameter list, template arguments or namespaces. A generic
-    launcher is named by what it runs: its first template argument when that is one of the
-    project's passes (ParallelForKernel<caustica::...::SortKeysPass>), else the project function
+    launcher of the project's is named by what it runs: its first template argument when that is a
+    qualified name (ParallelForKernel<caustica::...::SortKeysPass>, ParallelForKernel<bfs::...>), else the project function
     whose lambda it runs (nvcc names it in the lambda's wrapper type as &caustica::...)."""
     name = without_parameters(name.replace("(anonymous namespace)", "anonymous").replace("<unnamed>", "anonymous"))
     own = strip_templates(name).split("::")[-1].split(" ")[-1].strip() or "?"
     args = re.search(r"<(.*)>", name)
-    if args and args.group(1).lstrip().startswith("caustica::"):
+    if args and re.sub(r"^void ", "", name).startswith("caustica::") and re.match(r"[A-Za-z]\w*::", args.group(1).lstrip()):
         first = strip_templates(args.group(1)).split(",")[0]
         return f"{own}<{first.split('::')[-1].strip()}>"
     if args:
