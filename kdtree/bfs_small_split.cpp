@@ -1,7 +1,7 @@
-// The small-node split decision: a warp per node on the GPU, one task per node on the CPU.
+// The small-node split decision: a warp per node on the GPU while the nodes are few, else (and on
+// the CPU) one thread per node.
 #include "kdtree/bfs_small_split.h"
 
-#include "core/error.h"
 #include "core/parallel_for.h"
 
 #if defined(__CUDACC__)
@@ -18,6 +18,12 @@ struct SplitSmallNodesCpu {
 
 #if defined(__CUDACC__)
 constexpr int kSplitBlock = 256;
+
+// Up to this many nodes a warp takes each: with a thread per node the ring's 12 small levels took
+// 84 us each, the GPU nearly idle. A level with many more nodes fills the GPU with a thread each;
+// a warp per node at every level made the 10M-triangle build 4% slower (docs/benchmarks.md,
+// run 12). The crossover between is not measured.
+constexpr uint32_t kWarpPerNodeMax = 16384;
 
 // The lanes rank their shares, a shuffle reduction takes the best (any order gives the same one),
 // and lane 0 records it.
@@ -44,13 +50,14 @@ void SplitSmallNodes(const Backend& backend, const SmallSplitPass& pass, uint32_
     if (count == 0) return;
     if (backend.IsGpu()) {
 #if defined(__CUDACC__)
-        const uint64_t threads = uint64_t(count) * 32;
-        SplitSmallNodesKernel<<<uint32_t((threads + kSplitBlock - 1) / kSplitBlock), kSplitBlock>>>(pass, count);
-        detail::CheckLaunch("kdtree split small nodes");
-        return;
+        if (count <= kWarpPerNodeMax) {
+            const uint64_t threads = uint64_t(count) * 32;
+            SplitSmallNodesKernel<<<uint32_t((threads + kSplitBlock - 1) / kSplitBlock), kSplitBlock>>>(pass, count);
+            detail::CheckLaunch("kdtree split small nodes");
+            return;
+        }
 #endif
     }
-    CA_CHECK(!backend.IsGpu());
     ParallelFor(backend, "kdtree split small nodes", count, SplitSmallNodesCpu{pass});
 }
 

@@ -1,8 +1,8 @@
 // Internal to the BFS builder: the split decision of a small-node level (Zhou et al. 2008,
 // Algorithm 4, ProcessSmallNodes). Each node evaluates the exact SAH of every candidate plane of
-// its triangles (up to 64 x 6) by popcounts. On the GPU a warp shares one node's candidates, where
-// one thread per node walked them all in turn; on the CPU one task does a node. Both choose the
-// same plane: candidates are ranked by a total order.
+// its triangles (up to 64 x 6) by popcounts. While a level has few nodes, a GPU warp shares one
+// node's candidates, where one thread would walk them all in turn; otherwise, and on the CPU, a
+// thread does a node. Either way the same plane wins: candidates are ranked by a total order.
 #pragma once
 
 #include <cstdint>
