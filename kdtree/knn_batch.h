@@ -58,8 +58,9 @@ private:
 };
 
 // Whether a method's batch needs node radii. Algorithm 6 reads every point within r0 at least once,
-// so it needs a tight one; the exact search prunes by its own k-th distance once its heap is full
-// (docs/notes/photon-knn-performance.md §4 times it with and without r0).
+// so it needs a tight one. The exact search prunes by its own k-th distance once its heap is full;
+// on an H100 r0 saved it 0-12% while the node radii cost more than that per frame
+// (docs/notes/photon-knn-performance.md §4), so the photon map computes them for Algorithm 6 only.
 inline bool KnnNeedsRadii(KnnMethod method) { return method == KnnMethod::Histogram; }
 
 // One query: r0 from the node radii (infinite without them), then the settings' method. For use
