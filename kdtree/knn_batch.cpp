@@ -87,7 +87,7 @@ __global__ void __launch_bounds__(kHistogramBlock) HistogramKnnKernel(KnnQuery q
 // so that a warp hits distinct banks; copied to the slot at the end, in heap order as the CPU
 // leaves it.
 constexpr int kExactBlock = 64;
-constexpr size_t kSharedWithoutOptIn = 48 * 1024;  // without opting in to more
+constexpr size_t kSharedWithoutOptIn = 48 * 1024;  // the most a launch may ask for by default
 
 size_t ExactSharedBytes(int k) { return size_t(k) * 2 * sizeof(uint32_t) * kExactBlock; }
 

@@ -52,9 +52,9 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, int max_bou
     for (int bounce = 0; state.active_count > 0; ++bounce) {
         const Span<const uint32_t> active = state.active.span().first(state.active_count);
         ParallelFor(backend, "classify hits", active.size(),
-                    ClassifyHitsPass{scene, key, state.order, bounce, max_bounces, active, state.rays.span(), state.throughput.span(),
-                                     state.hits.span(), state.continues.span(), state.diffuse.span(),
-                                     state.ends_diffuse.span()});
+                    ClassifyHitsPass{scene, key, state.order, bounce, max_bounces, active, state.rays.span(),
+                                     state.throughput.span(), state.hits.span(), state.continues.span(),
+                                     state.diffuse.span(), state.ends_diffuse.span()});
         if (bounce == max_bounces) break;
         state.active_count = uint32_t(Compact<uint32_t>(backend, active, state.continues.span().first(active.size()),
                                                         state.next_active.span()));

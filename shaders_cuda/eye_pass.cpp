@@ -52,8 +52,9 @@ void RunEyePass(const Backend& backend, const SceneView& scene, const CameraView
     state.ends_diffuse.Resize(pixels, false);
     state.radiance.Resize(pixels, false);
     ParallelFor(backend, "eye rays", pixels,
-                GenerateEyeRaysPass{camera, state.order, key, state.rays.span(), state.throughput.span(), state.active.span(), state.all_pixels.span(),
-                                    state.ends_diffuse.span(), state.radiance.span()});
+                GenerateEyeRaysPass{camera, state.order, key, state.rays.span(), state.throughput.span(),
+                                    state.active.span(), state.all_pixels.span(), state.ends_diffuse.span(),
+                                    state.radiance.span()});
     state.active_count = uint32_t(pixels);
     RunTracePass(backend, scene, state.active.span(), state);
 }

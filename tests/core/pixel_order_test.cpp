@@ -10,7 +10,8 @@ namespace caustica {
 namespace {
 
 TEST(PixelOrder, EveryPixelOnceForAnySize) {
-    const uint32_t sizes[][2] = {{1, 1}, {1, 9}, {9, 1}, {7, 3}, {8, 4}, {9, 5}, {16, 8}, {17, 6}, {33, 13}, {640, 360}};
+    const uint32_t sizes[][2] = {{1, 1},  {1, 9},  {9, 1},   {7, 3},   {8, 4},
+                                 {9, 5},  {16, 8}, {17, 6}, {33, 13}, {640, 360}};
     for (const auto& size : sizes) {
         const PixelOrder order{size[0], size[1]};
         SCOPED_TRACE(std::to_string(order.width) + "x" + std::to_string(order.height));

@@ -72,7 +72,8 @@ TEST(PointTreeGpu, SameTreeSameRadiiSameKnnAsCpu) {
             ExpectSameBytes(g.radii.estimates(), c.radii.estimates(), "node radii");
             ExpectSameResults(g.results, c.results);
             double err = 0.0;
-            for (const std::string& f : CheckKnn(set.points, queries, settings, g.results, 1e-3f, &err)) ADD_FAILURE() << f;
+            for (const std::string& f : CheckKnn(set.points, queries, settings, g.results, 1e-3f, &err))
+                ADD_FAILURE() << f;
             EXPECT_LE(err, 1e-3);
         }
     }
@@ -94,7 +95,8 @@ TEST(PointTreeGpu, TinySetsAndMaxRadius) {
             BuildAndQuery(cpu, points, queries, PointTreeParams(), settings, c);
             ExpectSameTree(g.tree, c.tree);
             ExpectSameResults(g.results, c.results);
-            for (const std::string& f : CheckKnn(points, queries, settings, g.results, 1e-3f, nullptr)) ADD_FAILURE() << f;
+            for (const std::string& f : CheckKnn(points, queries, settings, g.results, 1e-3f, nullptr))
+                ADD_FAILURE() << f;
         }
     }
 }

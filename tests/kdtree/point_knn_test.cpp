@@ -124,8 +124,9 @@ TEST(PointKnn, WithoutRadiusEstimatesAndWithTooSmallR0) {
             const float r0 = 1e-6f;
             LocalHistogram hist;
             NoWork work;
-            const KnnOutcome o = method == KnnMethod::Exact ? ExactKnn(tree.View(), queries[i], r0, settings, slot, work)
-                                                            : HistogramKnn(tree.View(), queries[i], r0, settings, hist, slot);
+            const KnnOutcome o = method == KnnMethod::Exact
+                                     ? ExactKnn(tree.View(), queries[i], r0, settings, slot, work)
+                                     : HistogramKnn(tree.View(), queries[i], r0, settings, hist, slot);
             counts.push_back(o.count);
             radii.push_back(o.radius);
         }
