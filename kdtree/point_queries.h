@@ -34,6 +34,9 @@ enum class KnnMethod {
     Exact,      // depth-first search with a bounded priority queue, pruned by r0 until it fills
 };
 
+// The name --knn takes and benchmarks print.
+inline const char* KnnMethodName(KnnMethod m) { return m == KnnMethod::Exact ? "exact" : "histogram"; }
+
 struct KnnSettings {
     KnnMethod method = KnnMethod::Histogram;
     int k = 50;

@@ -55,6 +55,16 @@ void Shuffle(std::vector<Vec3>& queries, uint64_t seed) {
     }
 }
 
+// Item i of a raster of count items, width wide, in the renderer's pixel order (PixelOrder), as
+// (u, v) in [0, 1)^2 jittered within its pixel: queries in the order a frame asks them.
+void RasterUv(uint32_t i, uint32_t count, uint32_t width, Rng& rng, float& u, float& v) {
+    const uint32_t rows = (count + width - 1) / width;
+    uint32_t x, y;
+    PixelOrder{width, rows}.Pixel(i, x, y);
+    u = (float(x) + rng.NextFloat()) / float(width);
+    v = (float(y) + rng.NextFloat()) / float(rows);
+}
+
 }  // namespace
 
 std::vector<Vec3> MakePoints(PointDistribution distribution, uint32_t count, uint64_t seed) {
@@ -83,20 +93,6 @@ std::vector<Vec3> MakePoints(PointDistribution distribution, uint32_t count, uin
     }
     return points;
 }
-
-namespace {
-
-// Item i of a raster of count items, width wide, in the renderer's pixel order (PixelOrder), as
-// (u, v) in [0, 1)^2 jittered within its pixel: queries in the order a frame asks them.
-void RasterUv(uint32_t i, uint32_t count, uint32_t width, Rng& rng, float& u, float& v) {
-    const uint32_t rows = (count + width - 1) / width;
-    uint32_t x, y;
-    PixelOrder{width, rows}.Pixel(i, x, y);
-    u = (float(x) + rng.NextFloat()) / float(width);
-    v = (float(y) + rng.NextFloat()) / float(rows);
-}
-
-}  // namespace
 
 std::vector<Vec3> MakeQueries(const std::vector<Vec3>& points, uint32_t count, bool coherent, uint64_t seed) {
     Aabb box;

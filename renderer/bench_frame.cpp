@@ -73,15 +73,15 @@ int BenchFrameMain(const std::vector<std::string>& args) {
                         {"shadow", Summarize(shadow)},         {"shade", Summarize(shade)},
                         {"composite", Summarize(composite)},   {"total", Summarize(total)}};
     const double fps = 1000.0 / rows[9].t.median;
-    std::printf("bench frame: %s on %s, %dx%d, %u photons emitted (%u stored), k = %d, %d frames\n",
+    std::printf("bench frame: %s on %s, %dx%d, %u photons emitted (%u stored), k = %d, %s KNN, %d frames\n",
                 scene.path.c_str(), backend.Describe().c_str(), width, height, settings.photons,
-                renderer.stored_photons(), settings.k, frames);
+                renderer.stored_photons(), settings.k, KnnMethodName(settings.knn), frames);
     std::printf("%-14s %10s %10s %10s\n", "pass", "median ms", "min ms", "max ms");
     for (const Row& r : rows) std::printf("%-14s %10.3f %10.3f %10.3f\n", r.name, r.t.median, r.t.min, r.t.max);
     std::printf("%-14s %10.1f\n", "fps", fps);
-    std::printf("SUMMARY bench frame %s %s %dx%d photons=%u k=%d: %.1f fps (median frame %.2f ms)\n",
-                scene.path.c_str(), backend.Name(), width, height, settings.photons, settings.k, fps,
-                rows[9].t.median);
+    std::printf("SUMMARY bench frame %s %s %dx%d photons=%u k=%d knn=%s: %.1f fps (median frame %.2f ms)\n",
+                scene.path.c_str(), backend.Name(), width, height, settings.photons, settings.k,
+                KnnMethodName(settings.knn), fps, rows[9].t.median);
 
     if (!json_path.empty()) {
         JsonWriter json;
@@ -90,7 +90,8 @@ int BenchFrameMain(const std::vector<std::string>& args) {
         json.Key("scene").String(scene.path);
         json.Key("width").Integer(width).Key("height").Integer(height);
         json.Key("photons").Integer(settings.photons).Key("stored_photons").Integer(renderer.stored_photons());
-        json.Key("k").Integer(settings.k).Key("frames").Integer(frames);
+        json.Key("k").Integer(settings.k).Key("knn").String(KnnMethodName(settings.knn));
+        json.Key("frames").Integer(frames);
         json.Key("passes_ms").BeginObject();
         for (const Row& r : rows) json.Key(r.name).Number(r.t.median);
         json.EndObject();

@@ -21,7 +21,7 @@ void AddRenderOptions(ArgParser& parser, RenderOptions* o) {
     parser.Option("--height", "H", "image height in pixels (0: the scene camera's)", &o->height);
     parser.Option("--exposure", "E", "scale of the image's brightness", &o->exposure);
     parser.Choice("--filter", {"cone", "epanechnikov"}, "kernel of the caustic radiance estimate", &o->filter);
-    parser.Choice("--knn", {"exact", "histogram"},
+    parser.Choice("--knn", {KnnMethodName(KnnMethod::Exact), KnnMethodName(KnnMethod::Histogram)},
                   "how the caustic gather finds its k photons: a bounded priority queue (exact), or Zhou et al. "
                   "2008's histograms from node-radius estimates (histogram); both give the same photons",
                   &o->knn);
@@ -52,7 +52,7 @@ RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& o, co
     s.seed = uint64_t(o.seed);
     s.exposure = float(o.exposure);
     s.filter = o.filter == "epanechnikov" ? PhotonFilter::Epanechnikov : PhotonFilter::Cone;
-    s.knn = o.knn == "histogram" ? KnnMethod::Histogram : KnnMethod::Exact;
+    s.knn = o.knn == KnnMethodName(KnnMethod::Histogram) ? KnnMethod::Histogram : KnnMethod::Exact;
     s.view = o.view == "photons"          ? ShadeView::Photons
              : o.view == "caustics"       ? ShadeView::CausticOnly
              : o.view == "knn-radius"     ? ShadeView::KnnRadius

@@ -18,6 +18,11 @@ def ms(t):
     return f"{t['median']:.2f}"
 
 
+def error(d, key):
+    """A relative error, "-" in JSON written before it was measured."""
+    return f"{d[key]:.2g}" if key in d else "-"
+
+
 def timed(d, key, order):
     """A KNN method's time in one query order; "-" in JSON written before it was timed."""
     e = d.get(key)
@@ -35,23 +40,24 @@ def main(folder):
               f"| {f'{refp:.0f}' if refp else '-'} | {d['shadow_mrays_per_s']:.0f} | {d['incoherent_mrays_per_s']:.0f} "
               f"| {d['peak_device_bytes'] / 2**20:.0f} | {d['hit_mismatches']} of {d['hits_checked']} |")
     print()
-    print("| distribution | points | queries | k | build ms | node radii ms | KNN coherent ms | KNN random ms | exact KNN coherent ms | exact KNN random ms | exact KNN from r0 coherent ms | exact KNN from r0 random ms | max radius error | peak MB |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| distribution | points | queries | k | build ms | node radii ms | KNN coherent ms | KNN random ms | exact KNN coherent ms | exact KNN random ms | exact KNN from r0 coherent ms | exact KNN from r0 random ms | max radius error | exact max radius error | peak MB |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name, d in rows(folder, "photons-"):
         nr = d.get("node_radii_ms")
         print(f"| {d['distribution']} | {d['points']:,} | {d['queries']:,} | {d['k']} | {ms(d['build_ms'])} "
               f"| {ms(nr) if nr else '-'} | {ms(d['knn_ms']['coherent'])} | {ms(d['knn_ms']['random'])} "
               f"| {timed(d, 'exact_knn_ms', 'coherent')} | {timed(d, 'exact_knn_ms', 'random')} "
               f"| {timed(d, 'exact_knn_r0_ms', 'coherent')} | {timed(d, 'exact_knn_r0_ms', 'random')} "
-              f"| {d['radius_max_rel_error']:.2g} | {d['peak_device_bytes'] / 2**20:.0f} |")
+              f"| {d['radius_max_rel_error']:.2g} | {error(d, 'exact_radius_max_rel_error')} "
+              f"| {d['peak_device_bytes'] / 2**20:.0f} |")
     print()
     passes = ["animate", "geometry_tree", "photon_trace", "photon_tree", "eye", "bounces", "shadow", "shade", "composite", "total"]
-    print("| scene | device | size | photons (stored) | k | " + " | ".join(passes) + " | fps |")
-    print("| --- | --- | --- | ---: | ---: | " + " | ".join("---:" for _ in passes) + " | ---: |")
+    print("| scene | device | size | photons (stored) | k | KNN | " + " | ".join(passes) + " | fps |")
+    print("| --- | --- | --- | ---: | ---: | --- | " + " | ".join("---:" for _ in passes) + " | ---: |")
     for name, d in rows(folder, "frame-"):
         p = d["passes_ms"]
         print(f"| {pathlib.Path(d['scene']).name} | {d['device']} | {d['width']}x{d['height']} | {d['photons']:,} ({d['stored_photons']:,}) "
-              f"| {d['k']} | " + " | ".join(f"{p[k]:.2f}" for k in passes) + f" | {d['fps']:.1f} |")
+              f"| {d['k']} | {d.get('knn', '-')} | " + " | ".join(f"{p[k]:.2f}" for k in passes) + f" | {d['fps']:.1f} |")
 
 
 if __name__ == "__main__":

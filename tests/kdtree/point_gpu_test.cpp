@@ -53,15 +53,13 @@ void ExpectSameResults(const KnnResults& gpu, const KnnResults& cpu) {
     }
 }
 
-const char* MethodName(KnnMethod m) { return m == KnnMethod::Exact ? "exact" : "histogram"; }
-
 TEST(PointTreeGpu, SameTreeSameRadiiSameKnnAsCpu) {
     CA_REQUIRE_GPU(gpu);
     const Backend cpu = Backend::Cpu();
     for (const NamedSet& set : StandardSets(50000)) {
         const std::vector<Vec3> queries = StandardQueries(set.points, 1500);
         for (KnnMethod method : {KnnMethod::Histogram, KnnMethod::Exact}) {
-            SCOPED_TRACE(set.name + ", " + MethodName(method) + ", seed " + std::to_string(kSeed));
+            SCOPED_TRACE(set.name + ", " + KnnMethodName(method) + ", seed " + std::to_string(kSeed));
             KnnSettings settings;
             settings.method = method;
             TreeOnBackend g(gpu), c(cpu);
@@ -86,7 +84,7 @@ TEST(PointTreeGpu, TinySetsAndMaxRadius) {
         const std::vector<Vec3> points = MakePoints(PointDistribution::Uniform, n, kSeed);
         const std::vector<Vec3> queries = StandardQueries(points, 90);
         for (KnnMethod method : {KnnMethod::Histogram, KnnMethod::Exact}) {
-            SCOPED_TRACE("points: " + std::to_string(n) + ", " + MethodName(method));
+            SCOPED_TRACE("points: " + std::to_string(n) + ", " + KnnMethodName(method));
             KnnSettings settings;
             settings.method = method;
             settings.max_radius = 0.5f;

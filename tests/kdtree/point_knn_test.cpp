@@ -41,7 +41,7 @@ TEST(PointKnn, TinySets) {
     const int k = 50;
     for (uint32_t n : {0u, 1u, uint32_t(k - 1), uint32_t(k), uint32_t(k + 1)}) {
         for (KnnMethod method : {KnnMethod::Histogram, KnnMethod::Exact}) {
-            SCOPED_TRACE("points: " + std::to_string(n) + (method == KnnMethod::Exact ? ", exact" : ", histogram"));
+            SCOPED_TRACE("points: " + std::to_string(n) + ", " + KnnMethodName(method));
             const std::vector<Vec3> points = MakePoints(PointDistribution::Uniform, n, kSeed);
             const std::vector<Vec3> queries = StandardQueries(points, 60);
             KnnSettings settings;
@@ -61,7 +61,7 @@ TEST(PointKnn, MaxRadiusReturnsFewerPoints) {
     const std::vector<Vec3> points = MakePoints(PointDistribution::Clustered, 20000, kSeed);
     const std::vector<Vec3> queries = StandardQueries(points, 600);
     for (KnnMethod method : {KnnMethod::Histogram, KnnMethod::Exact}) {
-        SCOPED_TRACE(method == KnnMethod::Exact ? "exact" : "histogram");
+        SCOPED_TRACE(KnnMethodName(method));
         KnnSettings settings;
         settings.method = method;
         settings.k = 50;
@@ -111,7 +111,7 @@ TEST(PointKnn, WithoutRadiusEstimatesAndWithTooSmallR0) {
     PointTree tree(cpu);
     PointTreeBuilder(cpu).Build(Span<const Vec3>(points), tree);
     for (KnnMethod method : {KnnMethod::Histogram, KnnMethod::Exact}) {
-        SCOPED_TRACE(method == KnnMethod::Exact ? "exact" : "histogram");
+        SCOPED_TRACE(KnnMethodName(method));
         KnnSettings settings;
         settings.method = method;
         KnnResults results(cpu);

@@ -28,7 +28,8 @@ TEST(BenchPhotons, SmallCpuRunWritesJson) {
                                 "\"build_ms\": {", "\"node_radii_ms\": {", "\"median\": ", "\"knn_ms\": {", "\"exact_knn_ms\": {",
                                 "\"coherent\": {", "\"random\": {", "\"commit\": ", "\"date\": ",
                                 "\"work\": {", "\"query_points\": ", "\"estimate_points\": ",
-                                "\"radius_max_rel_error\": 0", "\"queries_checked\": 50", "\"peak_device_bytes\"",
+                                "\"radius_max_rel_error\": 0", "\"exact_radius_max_rel_error\": 0",
+                                "\"exact_count_mismatches\": 0", "\"exact_knn_r0_ms\": {", "\"queries_checked\": 50", "\"peak_device_bytes\"",
                                 "\"nanoflann_build_ms\": {", "\"nanoflann_knn_ms\": {"})
             EXPECT_NE(json.find(key), std::string::npos) << key << " not in " << json;
     }
