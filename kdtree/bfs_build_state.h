@@ -96,6 +96,7 @@ struct RecordsView {
 struct SmallRootsView {
     uint32_t* first;  // first entry in the root store
     uint32_t* count;
+    uint32_t* source;  // while the large-node stage runs: its first entry in the list it came from
     EntriesView store;
     uint32_t* entry_root;  // root of each store entry
     // Candidate c = 6 * entry + 2 * axis + side (side 0: the box's lower face, 1: upper face).

@@ -58,38 +58,44 @@ struct InitRoot {
     }
 };
 
-// Copies n entries of a node into the small-root store sorted by triangle index (so that the
-// masks, the candidate order and the leaves' index order do not depend on the order in which the
-// GPU's atomics laid the entries out), and makes the root the small node 'root' of the first
-// small level.
-CA_HD inline void EmitSmallRoot(const EntriesView& src, uint32_t begin, uint32_t n, uint32_t root, uint32_t first,
-                                uint32_t record, int32_t depth, const Aabb& cell, const SmallRootsView& roots,
+// Makes a node with n entries at begin in its list the small node 'root' of the first small level,
+// with its entries to come at first in the root store (CopySmallRootEntries puts them there).
+CA_HD inline void EmitSmallRoot(uint32_t begin, uint32_t n, uint32_t root, uint32_t first, uint32_t record,
+                                int32_t depth, const Aabb& cell, const SmallRootsView& roots,
                                 const SmallNodesView& small) {
-    // Insertion sort of (triangle, entry) pairs; at most 64 of them.
-    uint32_t tri[64], order[64];
-    for (uint32_t j = 0; j < n; ++j) {
-        const uint32_t t = src.tri[begin + j];
-        uint32_t k = j;
-        while (k > 0 && tri[k - 1] > t) {
-            tri[k] = tri[k - 1];
-            order[k] = order[k - 1];
-            --k;
-        }
-        tri[k] = t;
-        order[k] = j;
-    }
-    for (uint32_t j = 0; j < n; ++j) {
-        roots.store.Set(first + j, tri[j], src.Box(begin + order[j]));
-        roots.entry_root[first + j] = root;
-    }
+    for (uint32_t j = 0; j < n; ++j) roots.entry_root[first + j] = root;
     roots.first[root] = first;
     roots.count[root] = n;
+    roots.source[root] = begin;
     small.record[root] = record;
     small.root[root] = root;
     small.mask[root] = LowBits(n);
     small.depth[root] = depth;
     small.SetRegion(root, cell);
 }
+
+// Copies the entries of the small roots that own root-store entries first_entry, ... into the store,
+// sorted by triangle index, so that the masks, the candidate order and the leaves' index order do
+// not depend on the order in which the GPU's atomics laid the entries out. One item per entry: the
+// root's j-th source entry goes to its rank (at most 64 comparisons), where one thread sorting a
+// root's entries kept the GPU waiting on it (docs/benchmarks.md, run 13).
+struct CopySmallRootEntries {
+    EntriesView src;
+    SmallRootsView roots;
+    uint32_t first_entry;
+    CA_HD void operator()(int i) const {
+        const uint32_t root = roots.entry_root[first_entry + uint32_t(i)];
+        const uint32_t first = roots.first[root], n = roots.count[root], begin = roots.source[root];
+        const uint32_t j = first_entry + uint32_t(i) - first;
+        const uint32_t t = src.tri[begin + j];
+        uint32_t rank = 0;
+        for (uint32_t k = 0; k < n; ++k) {
+            const uint32_t other = src.tri[begin + k];
+            rank += other < t || (other == t && k < j);
+        }
+        roots.store.Set(first + rank, t, src.Box(begin + j));
+    }
+};
 
 // A scene of at most T triangles starts in the small-node stage: its root is the only small root.
 struct InitSmallRoot {
@@ -109,7 +115,7 @@ struct InitSmallRoot {
         }
         records.kind[0] = kUndecided;
         records.depth[0] = 0;
-        EmitSmallRoot(entries, 0, count, 0, 0, 0, 0, box, roots, small);
+        EmitSmallRoot(0, count, 0, 0, 0, 0, box, roots, small);
     }
 };
 
@@ -297,8 +303,8 @@ struct EmitLargeChildren {
         } else {
             const uint32_t j = small_scan[s];
             rec = record_base + active_total + j;
-            EmitSmallRoot(level.next, begin, n, root_base + j, root_entry_base + small_count_scan[s], rec, depth, cell,
-                          roots, small);
+            EmitSmallRoot(begin, n, root_base + j, root_entry_base + small_count_scan[s], rec, depth, cell, roots,
+                          small);
         }
         records.kind[rec] = kUndecided;  // until its level decides
         records.depth[rec] = depth;
@@ -583,15 +589,16 @@ struct RecordBuffers {
 };
 
 struct SmallRootBuffers {
-    Buffer<uint32_t> first, count, entry_root;
+    Buffer<uint32_t> first, count, source, entry_root;
     EntryBuffers store;
     Buffer<uint64_t> cand_left, cand_right;
     explicit SmallRootBuffers(MemorySpace sp)
-        : first(sp), count(sp), entry_root(sp), store(sp), cand_left(sp), cand_right(sp) {}
+        : first(sp), count(sp), source(sp), entry_root(sp), store(sp), cand_left(sp), cand_right(sp) {}
     SmallRootsView View() {
         SmallRootsView v;
         v.first = first.data();
         v.count = count.data();
+        v.source = source.data();
         v.store = store.View();
         v.entry_root = entry_root.data();
         v.cand_left = cand_left.data();
@@ -687,6 +694,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         small[0].Reserve(size_t(s_roots) + slot_count, true);
         Grow(roots.first, size_t(s_roots) + slot_count, true);
         Grow(roots.count, size_t(s_roots) + slot_count, true);
+        Grow(roots.source, size_t(s_roots) + slot_count, true);
         roots.store.Reserve(size_t(s_entries) + 2 * size_t(entry_count), true);
         Grow(roots.entry_root, size_t(s_entries) + 2 * size_t(entry_count), true);
 
@@ -716,6 +724,8 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         ParallelFor(backend, "kdtree level totals", 1,
                     LargeLevelTotals{totals.data(), slot_count - 1, u[0], u[4], u[1], u[5], u[2], u[6], u[3], u[7]});
         const LevelTotals t = ReadTotals();
+        ParallelFor(backend, "kdtree copy small-root entries", t.new_small_entries,
+                    CopySmallRootEntries{entries[nxt].View(), roots.View(), s_entries});
         const uint32_t created = t.next_nodes + t.new_small_roots;
         batches.emplace_back(rec_count, rec_count + created);
         rec_count += created;
@@ -814,11 +824,13 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
         small[0].Reserve(1, false);
         Grow(roots.first, 1, false);
         Grow(roots.count, 1, false);
+        Grow(roots.source, 1, false);
         roots.store.Reserve(n, false);
         Grow(roots.entry_root, n, false);
         ParallelFor(backend, "kdtree init entries", n, InitEntries{triangles.data(), entries[0].View()});
         ParallelFor(backend, "kdtree init small root", 1,
                     InitSmallRoot{entries[0].View(), n, records.View(), roots.View(), small[0].View(), totals.data()});
+        ParallelFor(backend, "kdtree copy small-root entries", n, CopySmallRootEntries{entries[0].View(), roots.View(), 0});
         batches.emplace_back(0, 1);
         root_count = 1;
         root_entries = n;
