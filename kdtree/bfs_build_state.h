@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/float_key.h"
 #include "core/hd.h"
 #include "core/vec.h"
 #include "kdtree/triangle.h"
@@ -126,19 +127,7 @@ struct LevelTotals {
     float root_box[6];
 };
 
-// Floats as unsigned keys with the same order, so that boxes can be reduced with integer atomic
-// min/max (Chang et al. 2013, section 13.2.2) and the CPU gives bit-identical results.
-CA_HD inline uint32_t FloatKey(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
-}
-CA_HD inline float KeyFloat(uint32_t k) {
-    const uint32_t u = (k & 0x80000000u) ? (k & 0x7fffffffu) : ~k;
-    float f;
-    memcpy(&f, &u, sizeof(f));
-    return f;
-}
+// Key identities for min/max reductions of boxes (Chang et al. 2013, section 13.2.2).
 constexpr uint32_t kKeyMinIdentity = 0xffffffffu;  // for the lower corner (min)
 constexpr uint32_t kKeyMaxIdentity = 0u;           // for the upper corner (max)
 

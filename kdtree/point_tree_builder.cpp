@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/float_key.h"
+#include "core/lanes.h"
 #include "core/primitives.h"
 
 namespace caustica {
@@ -42,14 +44,6 @@ struct ActiveNode {
     uint32_t left_active, right_active;  // the children's indices in the next level, or kNone
 };
 
-// Float keys as unsigned integers in the same order (negative floats flipped, sign bit set on the
-// others), so the radix sort on uint32 sorts by coordinate.
-CA_HD inline uint32_t OrderedKey(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof(u));
-    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
-}
-
 CA_HD inline uint32_t PopCount(uint32_t x) {
 #if CA_DEVICE_CODE
     return uint32_t(__popc(x));
@@ -82,7 +76,7 @@ struct SortKeysPass {
     uint32_t* ids;
     CA_HD void operator()(int i) const {
         for (int a = 0; a < 3; ++a) {
-            keys[a * n + i] = OrderedKey(pos[i][a]);
+            keys[a * n + i] = FloatKey(pos[i][a]);
             ids[a * n + i] = uint32_t(i);
         }
     }
@@ -164,6 +158,7 @@ struct DecideLargePass {
         }
         int axis = -1;
         float split = 0.0f, best_ratio = empty_space_ratio;
+        uint32_t left_count = 0;  // points below the split; a binary search is a chain of slow reads
         for (int a = 0; a < 3; ++a) {
             const float cell_extent = act.cell.hi[a] - act.cell.lo[a];
             if (!(cell_extent > 0.0f)) continue;
@@ -173,6 +168,7 @@ struct DecideLargePass {
                 best_ratio = low_ratio;
                 axis = a;
                 split = box.lo[a];  // nothing lies below: the left child is empty
+                left_count = 0;
             }
             // Everything lies below: the right is empty. Only when the left cell gets smaller: a
             // flat box (points on a wall) in a cell a few ulps wide would be cut again and again,
@@ -182,6 +178,7 @@ struct DecideLargePass {
                 best_ratio = high_ratio;
                 axis = a;
                 split = above;
+                left_count = act.count;
             }
         }
         if (axis < 0) {
@@ -194,12 +191,13 @@ struct DecideLargePass {
             // needs many more levels; the point median of the same axis, read from its sorted
             // list, halves it instead.
             const uint32_t* sorted = lists + uint32_t(axis) * n + act.begin;
-            const uint32_t left = FirstAtOrAbove(pos, sorted, act.count, axis, split);
-            const uint32_t fewer = left < act.count - left ? left : act.count - left;
+            left_count = FirstAtOrAbove(pos, sorted, act.count, axis, split);
+            const uint32_t fewer = left_count < act.count - left_count ? left_count : act.count - left_count;
             if (float(fewer) < min_split_fraction * float(act.count)) {
                 split = pos[sorted[act.count / 2]][axis];
                 // All points from the lowest up to the median share one coordinate: split above it.
                 if (!(split > lo)) split = pos[sorted[FirstAtOrAbove(pos, sorted, act.count, axis, nextafterf(lo, INFINITY))]][axis];
+                left_count = FirstAtOrAbove(pos, sorted, act.count, axis, split);
             }
         }
         node.kind = kInterior;
@@ -208,7 +206,7 @@ struct DecideLargePass {
         act.splits = 1;
         act.axis = uint32_t(axis);
         act.split = split;
-        act.left_count = FirstAtOrAbove(pos, lists + uint32_t(axis) * n + act.begin, act.count, axis, split);
+        act.left_count = left_count;
         const uint64_t large = uint64_t(ChildKind(act.left_count, small_threshold) == kLarge) +
                                uint64_t(ChildKind(act.count - act.left_count, small_threshold) == kLarge);
         counts[i] = 2u | (large << 32);
@@ -351,82 +349,133 @@ struct LocalIndexPass {
     }
 };
 
+// A split of a small node at sorted position `position` of `axis`, ranked by a total order (the
+// lower VVH cost, then the lower axis, then the lower position), so that the best of a set is the
+// same whichever lanes look at its members and in whatever order.
+struct PointSplit {
+    float cost = INFINITY;
+    uint32_t axis = 3;
+    uint32_t position = 0;
+    CA_HD bool BetterThan(const PointSplit& o) const {
+        if (cost != o.cost) return cost < o.cost;
+        if (axis != o.axis) return axis < o.axis;
+        return position < o.position;
+    }
+};
+
+struct BetterSplit {
+    CA_HD PointSplit operator()(const PointSplit& a, const PointSplit& b) const { return b.BetterThan(a) ? b : a; }
+};
+
+// A box as the keys of its corners (core/float_key.h): their min and max have the same bits in any
+// order, where fminf's choice between -0 and +0 depends on the order.
+struct BoxKeys {
+    uint32_t lo[3], hi[3];
+};
+
+struct UniteBoxKeys {
+    CA_HD BoxKeys operator()(const BoxKeys& a, const BoxKeys& b) const {
+        BoxKeys u;
+        for (int i = 0; i < 3; ++i) {
+            u.lo[i] = b.lo[i] < a.lo[i] ? b.lo[i] : a.lo[i];
+            u.hi[i] = b.hi[i] > a.hi[i] ? b.hi[i] : a.hi[i];
+        }
+        return u;
+    }
+};
+
 // The small-node stage for one small root (Zhou et al. 2008, Algorithm 4 with the VVH of 5.1): its
 // points as bits of 32-bit masks, and for each axis the masks of the points before each sorted
-// position, so that a candidate's left count is one popcount and a split is one AND. The subtree
-// is made depth first, hence directly in preorder; Sink either counts it or writes it.
+// position and below its coordinate, so that a candidate's left count is one popcount and a split
+// is one AND. The subtree is made depth first, hence directly in preorder; Sink either counts it or
+// writes it. The lanes (core/lanes.h) share the points and the candidates: the CPU takes a root per
+// thread, the GPU a root per warp, where one thread per root left the GPU waiting on the slowest.
 struct SmallSubtree {
-    Vec3 pts[32];
+    float pts[3][32];        // pts[a][t]: coordinate a of local point t
     uint32_t ids[32];
-    uint8_t order[3][32];   // local indices sorted by each axis
-    uint32_t before[3][33]; // before[a][s]: mask of order[a][0 .. s)
+    uint8_t order[3][32];    // local points sorted by each axis
+    uint32_t before[3][32];  // before[a][s]: the points at sorted positions 0 .. s-1
+    uint32_t below[3][32];   // below[a][s]: the points below the coordinate at sorted position s
     uint32_t count;
 
-    CA_HD void Load(const Vec3* pos, const uint32_t* lists, const uint8_t* local, uint32_t n, uint32_t begin,
-                    uint32_t count_) {
+    template <class Lanes>
+    CA_HD void Load(const Lanes& lanes, const Vec3* pos, const uint32_t* lists, const uint8_t* local, uint32_t n,
+                    uint32_t begin, uint32_t count_) {
         count = count_;
-        for (uint32_t t = 0; t < count; ++t) {
+        for (uint32_t t = lanes.Lane(); t < count; t += Lanes::kCount) {
             ids[t] = lists[begin + t];
-            pts[t] = pos[ids[t]];
-        }
-        for (int a = 0; a < 3; ++a) {
-            before[a][0] = 0;
-            for (uint32_t t = 0; t < count; ++t) {
-                const uint32_t j = a == 0 ? t : local[lists[a * n + begin + t]];
-                order[a][t] = uint8_t(j);
-                before[a][t + 1] = before[a][t] | (1u << j);
+            const Vec3 p = pos[ids[t]];
+            for (int a = 0; a < 3; ++a) {
+                pts[a][t] = p[a];
+                order[a][t] = uint8_t(a == 0 ? t : local[lists[a * n + begin + t]]);
             }
         }
+        lanes.Sync();
+        for (uint32_t s = lanes.Lane(); s < count; s += Lanes::kCount) {
+            for (int a = 0; a < 3; ++a) {
+                const float x = pts[a][order[a][s]];
+                uint32_t all = 0, lower = 0;
+                for (uint32_t q = 0; q < s; ++q) {
+                    const uint32_t bit = 1u << order[a][q];
+                    all |= bit;
+                    if (pts[a][order[a][q]] < x) lower |= bit;
+                }
+                before[a][s] = all;
+                below[a][s] = lower;
+            }
+        }
+        lanes.Sync();
     }
 
-    CA_HD Aabb MaskBox(uint32_t mask) const {
-        Aabb box;
-        for (uint32_t t = 0; t < count; ++t)
-            if (mask >> t & 1u) box.Extend(pts[t]);
-        return box;
+    template <class Lanes>
+    CA_HD Aabb MaskBox(const Lanes& lanes, uint32_t mask) const {
+        BoxKeys k{{~0u, ~0u, ~0u}, {0u, 0u, 0u}};
+        for (uint32_t t = lanes.Lane(); t < count; t += Lanes::kCount) {
+            if (!(mask >> t & 1u)) continue;
+            for (int a = 0; a < 3; ++a) {
+                const uint32_t key = FloatKey(pts[a][t]);
+                k.lo[a] = key < k.lo[a] ? key : k.lo[a];
+                k.hi[a] = key > k.hi[a] ? key : k.hi[a];
+            }
+        }
+        k = lanes.Reduce(k, UniteBoxKeys());
+        return Aabb(Vec3(KeyFloat(k.lo[0]), KeyFloat(k.lo[1]), KeyFloat(k.lo[2])),
+                    Vec3(KeyFloat(k.hi[0]), KeyFloat(k.hi[1]), KeyFloat(k.hi[2])));
     }
 
-    // The cheapest split of mask by the VVH, or false when a leaf costs less.
-    CA_HD bool BestSplit(uint32_t mask, const Aabb& box, float r, float cost_traversal, int* axis_out,
-                         float* split_out, uint32_t* left_out) const {
+    // The cheapest split of mask by the VVH (cost INFINITY when there is none to try). Candidates:
+    // the first point of the node at each coordinate that has some of the node below it.
+    template <class Lanes>
+    CA_HD PointSplit BestSplit(const Lanes& lanes, uint32_t mask, const Aabb& box, float r,
+                               float cost_traversal) const {
+        PointSplit best;
         const uint32_t c = PopCount(mask);
         const float volume = ExtendedVolume(box.lo, box.hi, r);
-        if (c < 2 || !(volume > 0.0f)) return false;
-        float best = float(c);  // the leaf: visit every point
-        bool found = false;
+        if (c < 2 || !(volume > 0.0f)) return best;
         for (int a = 0; a < 3; ++a) {
-            bool have_prev = false;
-            float prev = 0.0f;
-            for (uint32_t s = 0; s < count; ++s) {
-                const uint32_t j = order[a][s];
-                if (!(mask >> j & 1u)) continue;
-                const float x = pts[j][a];
-                if (have_prev && prev < x) {
-                    const uint32_t left = PopCount(mask & before[a][s]);
-                    Vec3 left_hi = box.hi, right_lo = box.lo;
-                    left_hi[a] = x;
-                    right_lo[a] = x;
-                    const float cost = cost_traversal + (float(left) * ExtendedVolume(box.lo, left_hi, r) +
-                                                         float(c - left) * ExtendedVolume(right_lo, box.hi, r)) /
-                                                            volume;
-                    if (cost < best) {
-                        best = cost;
-                        found = true;
-                        *axis_out = a;
-                        *split_out = x;
-                        *left_out = mask & before[a][s];
-                    }
-                }
-                prev = x;
-                have_prev = true;
+            for (uint32_t s = lanes.Lane(); s < count; s += Lanes::kCount) {
+                const uint32_t left = mask & before[a][s];
+                if (!(mask >> order[a][s] & 1u) || left == 0 || left != (mask & below[a][s])) continue;
+                const float x = pts[a][order[a][s]];
+                Vec3 left_hi = box.hi, right_lo = box.lo;
+                left_hi[a] = x;
+                right_lo[a] = x;
+                const uint32_t l = PopCount(left);
+                PointSplit split;
+                split.cost = cost_traversal + (float(l) * ExtendedVolume(box.lo, left_hi, r) +
+                                               float(c - l) * ExtendedVolume(right_lo, box.hi, r)) /
+                                                  volume;
+                split.axis = uint32_t(a);
+                split.position = s;
+                if (split.BetterThan(best)) best = split;
             }
         }
-        return found;
+        return lanes.Reduce(best, BetterSplit());
     }
 
-    template <class Sink>
-    CA_HD void Build(uint32_t begin, uint32_t depth, uint32_t max_depth, float r, float cost_traversal,
-                     Sink& sink) const {
+    template <class Lanes, class Sink>
+    CA_HD void Build(const Lanes& lanes, uint32_t begin, uint32_t depth, uint32_t max_depth, float r,
+                     float cost_traversal, Sink& sink) const {
         struct Entry {
             uint32_t mask, depth, parent;  // parent: the slot whose right child this is, or kNone
         };
@@ -436,19 +485,19 @@ struct SmallSubtree {
         uint32_t slot = 0, points_done = 0;
         while (top > 0) {
             const Entry e = stack[--top];
-            if (e.parent != kNone) sink.SetRight(e.parent, slot);
-            const Aabb box = MaskBox(e.mask);
+            if (e.parent != kNone) sink.SetRight(lanes, e.parent, slot);
+            const Aabb box = MaskBox(lanes, e.mask);
             const uint32_t c = PopCount(e.mask);
             const NodeRange range{begin + points_done, c};
-            int axis = 0;
-            float split = 0.0f;
-            uint32_t left = 0;
-            if (e.depth < max_depth && BestSplit(e.mask, box, r, cost_traversal, &axis, &split, &left)) {
-                sink.Interior(slot, e.depth, axis, split, box, range);
+            const PointSplit best = e.depth < max_depth ? BestSplit(lanes, e.mask, box, r, cost_traversal) : PointSplit();
+            if (best.cost < float(c)) {  // a leaf visits every point: cost c
+                const uint32_t left = e.mask & before[best.axis][best.position];
+                const float split = pts[best.axis][order[best.axis][best.position]];
+                sink.Interior(lanes, slot, e.depth, int(best.axis), split, box, range);
                 stack[top++] = {e.mask & ~left, e.depth + 1, slot};
                 stack[top++] = {left, e.depth + 1, kNone};
             } else {
-                sink.Leaf(slot, e.depth, box, range, e.mask, *this);
+                sink.Leaf(lanes, slot, e.depth, box, range, e.mask, *this);
                 points_done += c;
             }
             ++slot;
@@ -458,37 +507,56 @@ struct SmallSubtree {
 
 struct CountSink {
     uint32_t nodes = 0, deepest = 0;
-    CA_HD void SetRight(uint32_t, uint32_t) {}
-    CA_HD void Interior(uint32_t, uint32_t depth, int, float, const Aabb&, NodeRange) { Count(depth); }
-    CA_HD void Leaf(uint32_t, uint32_t depth, const Aabb&, NodeRange, uint32_t, const SmallSubtree&) { Count(depth); }
+    template <class Lanes>
+    CA_HD void SetRight(const Lanes&, uint32_t, uint32_t) {}
+    template <class Lanes>
+    CA_HD void Interior(const Lanes&, uint32_t, uint32_t depth, int, float, const Aabb&, NodeRange) {
+        Count(depth);
+    }
+    template <class Lanes>
+    CA_HD void Leaf(const Lanes&, uint32_t, uint32_t depth, const Aabb&, NodeRange, uint32_t, const SmallSubtree&) {
+        Count(depth);
+    }
     CA_HD void Count(uint32_t depth) {
         ++nodes;
         deepest = depth > deepest ? depth : deepest;
     }
 };
 
+// Lane 0 writes the nodes; each lane writes its share of a leaf's points.
 struct WriteSink {
     uint32_t address;
     KdNode* nodes;
     Aabb* boxes;
     NodeRange* ranges;
     TreePoint* points;
-    CA_HD void SetRight(uint32_t parent, uint32_t slot) {
+    template <class Lanes>
+    CA_HD void SetRight(const Lanes& lanes, uint32_t parent, uint32_t slot) {
+        if (lanes.Lane() != 0) return;
         KdNode& p = nodes[address + parent];
         p = KdNode::Interior(p.Axis(), p.split, address + slot);
     }
-    CA_HD void Interior(uint32_t slot, uint32_t, int axis, float split, const Aabb& box, NodeRange range) {
+    template <class Lanes>
+    CA_HD void Interior(const Lanes& lanes, uint32_t slot, uint32_t, int axis, float split, const Aabb& box,
+                        NodeRange range) {
+        if (lanes.Lane() != 0) return;
         nodes[address + slot] = KdNode::Interior(axis, split, 0);
         boxes[address + slot] = box;
         ranges[address + slot] = range;
     }
-    CA_HD void Leaf(uint32_t slot, uint32_t, const Aabb& box, NodeRange range, uint32_t mask, const SmallSubtree& sub) {
-        nodes[address + slot] = KdNode::Leaf(range.first, range.count);
-        boxes[address + slot] = box;
-        ranges[address + slot] = range;
-        uint32_t at = range.first;
-        for (uint32_t t = 0; t < sub.count; ++t)
-            if (mask >> t & 1u) points[at++] = TreePoint{sub.pts[t], sub.ids[t]};
+    template <class Lanes>
+    CA_HD void Leaf(const Lanes& lanes, uint32_t slot, uint32_t, const Aabb& box, NodeRange range, uint32_t mask,
+                    const SmallSubtree& sub) {
+        if (lanes.Lane() == 0) {
+            nodes[address + slot] = KdNode::Leaf(range.first, range.count);
+            boxes[address + slot] = box;
+            ranges[address + slot] = range;
+        }
+        for (uint32_t t = lanes.Lane(); t < sub.count; t += Lanes::kCount) {
+            if (!(mask >> t & 1u)) continue;
+            const Vec3 p(sub.pts[0][t], sub.pts[1][t], sub.pts[2][t]);
+            points[range.first + PopCount(mask & ((1u << t) - 1u))] = TreePoint{p, sub.ids[t]};
+        }
     }
 };
 
@@ -506,12 +574,13 @@ struct SmallCountPass {
     SmallParams p;
     const uint32_t* small_roots;
     BuildNode* nodes;
-    CA_HD void operator()(int s) const {
+    template <class Lanes>
+    CA_HD void Run(const Lanes& lanes, SmallSubtree& sub, uint32_t s) const {
         BuildNode& root = nodes[small_roots[s]];
-        SmallSubtree sub;
-        sub.Load(p.pos, p.lists, p.local, p.n, root.begin, root.count);
+        sub.Load(lanes, p.pos, p.lists, p.local, p.n, root.begin, root.count);
         CountSink sink;
-        sub.Build(root.begin, root.depth, p.max_depth, p.radius, p.cost_traversal, sink);
+        sub.Build(lanes, root.begin, root.depth, p.max_depth, p.radius, p.cost_traversal, sink);
+        if (lanes.Lane() != 0) return;
         root.size = sink.nodes;
         root.deepest = sink.deepest;
     }
@@ -525,14 +594,50 @@ struct SmallWritePass {
     Aabb* out_boxes;
     NodeRange* out_ranges;
     TreePoint* out_points;
-    CA_HD void operator()(int s) const {
+    template <class Lanes>
+    CA_HD void Run(const Lanes& lanes, SmallSubtree& sub, uint32_t s) const {
         const BuildNode& root = nodes[small_roots[s]];
-        SmallSubtree sub;
-        sub.Load(p.pos, p.lists, p.local, p.n, root.begin, root.count);
+        sub.Load(lanes, p.pos, p.lists, p.local, p.n, root.begin, root.count);
         WriteSink sink{root.address, out_nodes, out_boxes, out_ranges, out_points};
-        sub.Build(root.begin, root.depth, p.max_depth, p.radius, p.cost_traversal, sink);
+        sub.Build(lanes, root.begin, root.depth, p.max_depth, p.radius, p.cost_traversal, sink);
     }
 };
+
+template <class Pass>
+struct ThreadPerRoot {
+    Pass pass;
+    CA_HD void operator()(int s) const {
+        SmallSubtree sub;
+        pass.Run(OneLane(), sub, uint32_t(s));
+    }
+};
+
+#if defined(__CUDACC__)
+constexpr uint32_t kRootsPerBlock = 4;
+
+template <class Pass>
+__global__ void __launch_bounds__(32 * kRootsPerBlock) WarpPerRootKernel(Pass pass, uint32_t count) {
+    __shared__ SmallSubtree subtrees[kRootsPerBlock];
+    const uint32_t warp = threadIdx.x / 32;
+    const uint32_t s = blockIdx.x * kRootsPerBlock + warp;
+    if (s >= count) return;  // the whole warp
+    pass.Run(WarpLanes(), subtrees[warp], s);
+}
+#endif
+
+// Runs pass over the small roots: a warp per root on the GPU, a thread per root on the CPU.
+template <class Pass>
+void ForEachSmallRoot(const Backend& backend, const char* name, uint32_t count, const Pass& pass) {
+    if (count == 0) return;
+    if (backend.IsGpu()) {
+#if defined(__CUDACC__)
+        WarpPerRootKernel<<<(count + kRootsPerBlock - 1) / kRootsPerBlock, 32 * kRootsPerBlock>>>(pass, count);
+        detail::CheckLaunch(name);
+        return;
+#endif
+    }
+    ParallelFor(backend, name, count, ThreadPerRoot<Pass>{pass});
+}
 
 // Zhou et al. 2008, Algorithm 5, UPPASS: subtree sizes (and depths) bottom-up, one level at a time.
 struct UpPass {
@@ -731,8 +836,8 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     ParallelFor(b, "point tree: local indices", small_count,
                 LocalIndexPass{m.nodes.data(), m.small_roots.data(), lists, m.local.data()});
     const SmallParams sp{pos, lists, m.local.data(), n, uint32_t(prm.max_depth), radius, prm.cost_traversal};
-    ParallelFor(b, "point tree: small subtrees (count)", small_count,
-                SmallCountPass{sp, m.small_roots.data(), m.nodes.data()});
+    ForEachSmallRoot(b, "point tree: small subtrees (count)", small_count,
+                     SmallCountPass{sp, m.small_roots.data(), m.nodes.data()});
 
     // 4. Preorder output.
     for (uint32_t l = levels; l-- > 0;)
@@ -753,9 +858,9 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     ParallelFor(b, "point tree: points", n, PointsPass{pos, lists, out.points.data()});
     ParallelFor(b, "point tree: write large nodes", node_count,
                 WriteLargePass{m.nodes.data(), out.nodes.data(), out.boxes.data(), out.ranges.data()});
-    ParallelFor(b, "point tree: small subtrees (write)", small_count,
-                SmallWritePass{sp, m.small_roots.data(), m.nodes.data(), out.nodes.data(), out.boxes.data(),
-                               out.ranges.data(), out.points.data()});
+    ForEachSmallRoot(b, "point tree: small subtrees (write)", small_count,
+                     SmallWritePass{sp, m.small_roots.data(), m.nodes.data(), out.nodes.data(), out.boxes.data(),
+                                    out.ranges.data(), out.points.data()});
     out.bounds = root.box;
     out.max_depth = int(root.deepest);
     out.radius = radius;
