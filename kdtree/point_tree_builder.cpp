@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/float_key.h"
 #include "core/lanes.h"
+#include "core/parallel_for_lanes.h"
 #include "core/primitives.h"
 
 namespace caustica {
@@ -115,13 +116,26 @@ CA_HD inline uint32_t ChildKind(uint32_t count, uint32_t small_threshold) {
     return count == 0 ? kLeaf : (count <= small_threshold ? kSmallRoot : kLarge);
 }
 
-// The number of points of a sorted list below x on the axis it is sorted by (binary search).
-CA_HD inline uint32_t FirstAtOrAbove(const Vec3* pos, const uint32_t* sorted, uint32_t count, int axis, float x) {
-    uint32_t lo = 0, hi = count;
+struct Sum {
+    CA_HD uint32_t operator()(uint32_t a, uint32_t b) const { return a + b; }
+};
+
+// The number of points of a sorted list below x on the axis it is sorted by. The lanes share the
+// search: each step probes kCount positions that cut the range into kCount + 1 parts (one lane: a
+// binary search). Each probe is two dependent reads, so fewer steps is what makes it faster.
+template <class Lanes>
+CA_HD uint32_t FirstAtOrAbove(const Lanes& lanes, const Vec3* pos, const uint32_t* sorted, uint32_t count, int axis,
+                              float x) {
+    constexpr uint64_t parts = Lanes::kCount + 1;
+    const auto probe = [](uint32_t lo, uint32_t width, uint64_t j) { return lo + uint32_t(width * j / parts); };
+    uint32_t lo = 0, hi = count;  // the answer lies in [lo, hi]
     while (lo < hi) {
-        const uint32_t mid = lo + (hi - lo) / 2;
-        if (pos[sorted[mid]][axis] < x) lo = mid + 1;
-        else hi = mid;
+        const uint32_t base = lo, width = hi - lo;
+        const uint32_t mine = probe(base, width, lanes.Lane() + 1);
+        const uint32_t below = lanes.Reduce(pos[sorted[mine]][axis] < x ? 1u : 0u, Sum());
+        // The probes are in order, so the first 'below' of them are below x and the rest are not.
+        if (below > 0) lo = probe(base, width, below) + 1;
+        if (below < Lanes::kCount) hi = probe(base, width, below + 1);
     }
     return lo;
 }
@@ -143,22 +157,31 @@ struct DecideLargePass {
     BuildNode* nodes;
     ActiveNode* active;
     uint64_t* counts;
-    CA_HD void operator()(int i) const {
-        counts[i] = 0;
-        if (uint32_t(i) == active_count) return;
+
+    using Scratch = NoScratch;
+    // The lanes share the binary searches; lane 0 writes.
+    template <class Lanes>
+    CA_HD void Run(const Lanes& lanes, NoScratch&, uint32_t i) const {
+        const bool writes = lanes.Lane() == 0;
+        if (i == active_count) {
+            if (writes) counts[i] = 0;
+            return;
+        }
         ActiveNode& act = active[i];
         BuildNode& node = nodes[act.node];
         const Aabb box = BoxFromLists(pos, lists, n, act.begin, act.count);
-        node.box = box;
         const Vec3 extent = box.Extent();
-        act.splits = 0;
         if (node.depth >= max_depth || (extent.x <= 0.0f && extent.y <= 0.0f && extent.z <= 0.0f)) {
+            if (!writes) return;
+            node.box = box;
             node.kind = kLeaf;  // too deep, or all points at one place: nothing to split
+            act.splits = 0;
+            counts[i] = 0;
             return;
         }
         int axis = -1;
         float split = 0.0f, best_ratio = empty_space_ratio;
-        uint32_t left_count = 0;  // points below the split; a binary search is a chain of slow reads
+        uint32_t left_count = 0;  // points below the split
         for (int a = 0; a < 3; ++a) {
             const float cell_extent = act.cell.hi[a] - act.cell.lo[a];
             if (!(cell_extent > 0.0f)) continue;
@@ -191,15 +214,18 @@ struct DecideLargePass {
             // needs many more levels; the point median of the same axis, read from its sorted
             // list, halves it instead.
             const uint32_t* sorted = lists + uint32_t(axis) * n + act.begin;
-            left_count = FirstAtOrAbove(pos, sorted, act.count, axis, split);
+            left_count = FirstAtOrAbove(lanes, pos, sorted, act.count, axis, split);
             const uint32_t fewer = left_count < act.count - left_count ? left_count : act.count - left_count;
             if (float(fewer) < min_split_fraction * float(act.count)) {
                 split = pos[sorted[act.count / 2]][axis];
                 // All points from the lowest up to the median share one coordinate: split above it.
-                if (!(split > lo)) split = pos[sorted[FirstAtOrAbove(pos, sorted, act.count, axis, nextafterf(lo, INFINITY))]][axis];
-                left_count = FirstAtOrAbove(pos, sorted, act.count, axis, split);
+                if (!(split > lo))
+                    split = pos[sorted[FirstAtOrAbove(lanes, pos, sorted, act.count, axis, nextafterf(lo, INFINITY))]][axis];
+                left_count = FirstAtOrAbove(lanes, pos, sorted, act.count, axis, split);
             }
         }
+        if (!writes) return;
+        node.box = box;
         node.kind = kInterior;
         node.axis = uint32_t(axis);
         node.split = split;
@@ -574,6 +600,7 @@ struct SmallCountPass {
     SmallParams p;
     const uint32_t* small_roots;
     BuildNode* nodes;
+    using Scratch = SmallSubtree;
     template <class Lanes>
     CA_HD void Run(const Lanes& lanes, SmallSubtree& sub, uint32_t s) const {
         BuildNode& root = nodes[small_roots[s]];
@@ -594,6 +621,7 @@ struct SmallWritePass {
     Aabb* out_boxes;
     NodeRange* out_ranges;
     TreePoint* out_points;
+    using Scratch = SmallSubtree;
     template <class Lanes>
     CA_HD void Run(const Lanes& lanes, SmallSubtree& sub, uint32_t s) const {
         const BuildNode& root = nodes[small_roots[s]];
@@ -602,42 +630,6 @@ struct SmallWritePass {
         sub.Build(lanes, root.begin, root.depth, p.max_depth, p.radius, p.cost_traversal, sink);
     }
 };
-
-template <class Pass>
-struct ThreadPerRoot {
-    Pass pass;
-    CA_HD void operator()(int s) const {
-        SmallSubtree sub;
-        pass.Run(OneLane(), sub, uint32_t(s));
-    }
-};
-
-#if defined(__CUDACC__)
-constexpr uint32_t kRootsPerBlock = 4;
-
-template <class Pass>
-__global__ void __launch_bounds__(32 * kRootsPerBlock) WarpPerRootKernel(Pass pass, uint32_t count) {
-    __shared__ SmallSubtree subtrees[kRootsPerBlock];
-    const uint32_t warp = threadIdx.x / 32;
-    const uint32_t s = blockIdx.x * kRootsPerBlock + warp;
-    if (s >= count) return;  // the whole warp
-    pass.Run(WarpLanes(), subtrees[warp], s);
-}
-#endif
-
-// Runs pass over the small roots: a warp per root on the GPU, a thread per root on the CPU.
-template <class Pass>
-void ForEachSmallRoot(const Backend& backend, const char* name, uint32_t count, const Pass& pass) {
-    if (count == 0) return;
-    if (backend.IsGpu()) {
-#if defined(__CUDACC__)
-        WarpPerRootKernel<<<(count + kRootsPerBlock - 1) / kRootsPerBlock, 32 * kRootsPerBlock>>>(pass, count);
-        detail::CheckLaunch(name);
-        return;
-#endif
-    }
-    ParallelFor(backend, name, count, ThreadPerRoot<Pass>{pass});
-}
 
 // Zhou et al. 2008, Algorithm 5, UPPASS: subtree sizes (and depths) bottom-up, one level at a time.
 struct UpPass {
@@ -792,9 +784,10 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     while (active_count > 0) {
         ActiveNode* act = m.active[cur].data();
         m.counts.Resize(active_count + 1, false);
-        ParallelFor(b, "point tree: decide large", active_count + 1,
-                    DecideLargePass{pos, m.lists[cur].data(), n, prm.empty_space_ratio, prm.min_split_fraction,
-                                    uint32_t(prm.max_depth), T, active_count, m.nodes.data(), act, m.counts.data()});
+        ParallelForLanes(b, "point tree: decide large", active_count + 1,
+                         DecideLargePass{pos, m.lists[cur].data(), n, prm.empty_space_ratio, prm.min_split_fraction,
+                                         uint32_t(prm.max_depth), T, active_count, m.nodes.data(), act,
+                                         m.counts.data()});
         ExclusiveScan(b, Span<const uint64_t>(m.counts.span()), m.counts.span());
         uint64_t totals = 0;  // the one wait of a level: the host sizes the next one
         CopyBytes(&totals, MemorySpace::Host, m.counts.data() + active_count, m.counts.space(), sizeof(totals));
@@ -836,7 +829,7 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     ParallelFor(b, "point tree: local indices", small_count,
                 LocalIndexPass{m.nodes.data(), m.small_roots.data(), lists, m.local.data()});
     const SmallParams sp{pos, lists, m.local.data(), n, uint32_t(prm.max_depth), radius, prm.cost_traversal};
-    ForEachSmallRoot(b, "point tree: small subtrees (count)", small_count,
+    ParallelForLanes(b, "point tree: small subtrees (count)", small_count,
                      SmallCountPass{sp, m.small_roots.data(), m.nodes.data()});
 
     // 4. Preorder output.
@@ -858,7 +851,7 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     ParallelFor(b, "point tree: points", n, PointsPass{pos, lists, out.points.data()});
     ParallelFor(b, "point tree: write large nodes", node_count,
                 WriteLargePass{m.nodes.data(), out.nodes.data(), out.boxes.data(), out.ranges.data()});
-    ForEachSmallRoot(b, "point tree: small subtrees (write)", small_count,
+    ParallelForLanes(b, "point tree: small subtrees (write)", small_count,
                      SmallWritePass{sp, m.small_roots.data(), m.nodes.data(), out.nodes.data(), out.boxes.data(),
                                     out.ranges.data(), out.points.data()});
     out.bounds = root.box;

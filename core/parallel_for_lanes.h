@@ -1,0 +1,61 @@
+// ParallelFor for items that a group of lanes shares (core/lanes.h): pass.Run(lanes, scratch, i)
+// runs item i with a GPU warp (WarpLanes, scratch in the warp's shared memory) or a CPU thread
+// (OneLane, scratch on its stack). Pass::Scratch is the per-item work area (NoScratch for none).
+// Suits items that one thread would walk through in a long chain of dependent steps, while there
+// are too few items to hide it. A launch unit only, as ParallelFor.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/lanes.h"
+#include "core/parallel_for.h"
+
+namespace caustica {
+
+struct NoScratch {};
+
+namespace detail {
+
+template <class Pass>
+struct ThreadPerItem {
+    Pass pass;
+    CA_HD void operator()(int i) const {
+        typename Pass::Scratch scratch;
+        pass.Run(OneLane(), scratch, uint32_t(i));
+    }
+};
+
+#if defined(__CUDACC__)
+constexpr uint32_t kWarpsPerBlock = 4;
+
+template <class Pass>
+__global__ void __launch_bounds__(32 * kWarpsPerBlock) WarpPerItemKernel(Pass pass, uint32_t n) {
+    __shared__ typename Pass::Scratch scratch[kWarpsPerBlock];
+    const uint32_t warp = threadIdx.x / 32;
+    const uint32_t i = blockIdx.x * kWarpsPerBlock + warp;
+    if (i >= n) return;  // the whole warp
+    pass.Run(WarpLanes(), scratch[warp], i);
+}
+#endif
+
+}  // namespace detail
+
+template <class Pass>
+void ParallelForLanes(const Backend& backend, const char* name, size_t n, const Pass& pass) {
+    if (n == 0) return;
+    CA_CHECK_MSG(n <= size_t(UINT32_MAX) / 32, name, ": ", n, " items");
+    if (backend.IsGpu()) {
+#if defined(__CUDACC__)
+        const uint32_t blocks = uint32_t((n + detail::kWarpsPerBlock - 1) / detail::kWarpsPerBlock);
+        detail::WarpPerItemKernel<<<blocks, 32 * detail::kWarpsPerBlock>>>(pass, uint32_t(n));
+        detail::CheckLaunch(name);
+#else
+        detail::FailHostOnlyLaunch(name);
+#endif
+        return;
+    }
+    ParallelFor(backend, name, n, detail::ThreadPerItem<Pass>{pass});
+}
+
+}  // namespace caustica
