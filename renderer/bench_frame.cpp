@@ -38,10 +38,12 @@ int BenchFrameMain(const std::vector<std::string>& args) {
     std::vector<double> total, animate, geometry, photon_trace, photon_tree, eye, bounces, shadow, shade, composite;
     ResetPeakDeviceBytes();
     int width = 0, height = 0;
+    SceneFrame scene_frame;
+    FrameInput input;
     for (int f = -1; f < frames; ++f) {
         const auto start = std::chrono::steady_clock::now();
-        const FrameInput input = ToFrameInput(scene, EvaluateScene(scene, std::max(f, 0) / scene.settings.frame_rate),
-                                              MakeImageSize(options));
+        EvaluateScene(scene, std::max(f, 0) / scene.settings.frame_rate, &scene_frame);
+        ToFrameInput(scene, scene_frame, MakeImageSize(options), &input);
         const double animate_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         renderer.Prepare(input, settings);

@@ -90,13 +90,16 @@ int RenderMain(const Args& args) {
     renderer.SetMaterials(ToSceneMaterials(scene));
     ProgressBar progress("render", count, "frames");
     int skipped = 0;
+    SceneFrame frame;
+    FrameInput input;
     for (int f = frames.first; f <= frames.last; ++f) {
         const std::string path = pattern.PathFor(f);
         if (resume && std::filesystem::exists(path)) {
             ++skipped;
         } else {
-            const SceneFrame frame = EvaluateScene(scene, f / scene.settings.frame_rate);
-            renderer.Prepare(ToFrameInput(scene, frame, MakeImageSize(options)), settings);
+            EvaluateScene(scene, f / scene.settings.frame_rate, &frame);
+            ToFrameInput(scene, frame, MakeImageSize(options), &input);
+            renderer.Prepare(input, settings);
             for (int s = 0; s < samples; ++s) renderer.AddSample();
             WritePng(renderer.CurrentImage(), path);
         }

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
+
 #include "core/error.h"
 #include "renderer/shapes.h"
 #include "renderer/transform.h"
@@ -66,47 +69,66 @@ void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* out) {
     frame.camera.height = c.height;
     for (const Light& light : scene.lights) frame.lights.push_back(LightAt(light, time_seconds));
 
-    std::size_t total = 0;
-    for (const Object& o : scene.objects) total += o.mesh ? o.mesh->TriangleCount() : 0;
-    frame.triangles.reserve(total);
-    frame.triangle_material.reserve(total);
-    frame.triangle_object.reserve(total);
-    frame.corner_normals.reserve(3 * total);
-    frame.corner_uvs.reserve(3 * total);
-    frame.object_bounds.assign(scene.objects.size(), Aabb());
-    for (std::size_t oi = 0; oi < scene.objects.size(); ++oi) {
+    // Height fields are regenerated at the frame's time; the other meshes are used as loaded.
+    const std::size_t objects = scene.objects.size();
+    std::vector<Mesh> regenerated(objects);
+    std::vector<const Mesh*> meshes(objects);
+    std::vector<std::size_t>& first = frame.object_first;
+    first.assign(objects + 1, 0);
+    for (std::size_t oi = 0; oi < objects; ++oi) {
         const Object& object = scene.objects[oi];
-        Mesh regenerated;
-        const Mesh* mesh = object.mesh.get();
+        meshes[oi] = object.mesh.get();
         if (object.animated_shape) {
-            regenerated = GenerateShape(object.shape, time_seconds);
-            mesh = &regenerated;
+            regenerated[oi] = GenerateShape(object.shape, time_seconds);
+            meshes[oi] = &regenerated[oi];
         }
-        CA_CHECK(mesh != nullptr);
+        CA_CHECK(meshes[oi] != nullptr);
+        first[oi + 1] = first[oi] + meshes[oi]->TriangleCount();
+    }
+    const std::size_t total = first[objects];
+    frame.triangles.resize(total);
+    frame.triangle_material.resize(total);
+    frame.triangle_object.resize(total);
+    frame.corner_normals.resize(3 * total);
+    frame.corner_uvs.resize(3 * total);
+    frame.object_bounds.assign(objects, Aabb());
+    // The triangles of each object in parallel (a large scene's frames wait on this host work);
+    // the deterministic reduction keeps the bounds the same from run to run, down to the sign of 0.
+    for (std::size_t oi = 0; oi < objects; ++oi) {
+        const Object& object = scene.objects[oi];
+        const Mesh& mesh = *meshes[oi];
         const Affine m = ToAffine(ObjectTransformAt(object, time_seconds));
+        const NormalMap normal(m);
         // A mirroring transform (negative determinant) turns the winding: swap two corners back.
         const float det = Dot(m.rows[0], Cross(m.rows[1], m.rows[2]));
-        const int second = det < 0 ? 2 : 1, third = det < 0 ? 1 : 2;
-        Aabb& bounds = frame.object_bounds[oi];
-        for (std::size_t t = 0; t < mesh->TriangleCount(); ++t) {
-            const std::uint32_t* v = &mesh->indices[3 * t];
-            const int corner[3] = {0, second, third};
-            Triangle tri;
-            tri.v0 = m.Point(mesh->positions[v[corner[0]]]);
-            tri.v1 = m.Point(mesh->positions[v[corner[1]]]);
-            tri.v2 = m.Point(mesh->positions[v[corner[2]]]);
-            frame.triangles.push_back(tri);
-            bounds.Extend(tri.Bounds());
-            for (int k : corner) {
-                frame.corner_normals.push_back(m.Normal(mesh->corner_normals[3 * t + k]));
-                frame.corner_uvs.push_back(mesh->corner_uvs[3 * t + k]);
+        const int corner[3] = {0, det < 0 ? 2 : 1, det < 0 ? 1 : 2};
+        const auto transform = [&](const tbb::blocked_range<std::size_t>& range, Aabb bounds) {
+            for (std::size_t t = range.begin(); t != range.end(); ++t) {
+                const std::size_t out_t = first[oi] + t;
+                const std::uint32_t* v = &mesh.indices[3 * t];
+                Triangle& tri = frame.triangles[out_t];
+                tri.v0 = m.Point(mesh.positions[v[corner[0]]]);
+                tri.v1 = m.Point(mesh.positions[v[corner[1]]]);
+                tri.v2 = m.Point(mesh.positions[v[corner[2]]]);
+                bounds.Extend(tri.Bounds());
+                for (int c = 0; c < 3; ++c) {
+                    frame.corner_normals[3 * out_t + c] = normal(mesh.corner_normals[3 * t + corner[c]]);
+                    frame.corner_uvs[3 * out_t + c] = mesh.corner_uvs[3 * t + corner[c]];
+                }
+                int material = object.material;
+                if (material < 0) material = mesh.triangle_materials[t] >= 0 ? mesh.triangle_materials[t] : scene.default_material;
+                frame.triangle_material[out_t] = material;
+                frame.triangle_object[out_t] = static_cast<int>(oi);
             }
-            int material = object.material;
-            if (material < 0) material = mesh->triangle_materials[t] >= 0 ? mesh->triangle_materials[t] : scene.default_material;
-            frame.triangle_material.push_back(material);
-            frame.triangle_object.push_back(static_cast<int>(oi));
-        }
-        frame.bounds.Extend(bounds);
+            return bounds;
+        };
+        const auto unite = [](Aabb a, const Aabb& b) {
+            a.Extend(b);
+            return a;
+        };
+        frame.object_bounds[oi] =
+            tbb::parallel_deterministic_reduce(tbb::blocked_range<std::size_t>(0, mesh.TriangleCount(), 2048), Aabb(), transform, unite);
+        frame.bounds.Extend(frame.object_bounds[oi]);
     }
 }
 
@@ -135,19 +157,21 @@ double AnimationLength(const Scene& scene) {
 
 std::vector<SpecularObject> SpecularObjects(const Scene& scene, const SceneFrame& frame) {
     std::vector<SpecularObject> out;
-    std::vector<int> slot(scene.objects.size(), -1);
-    for (std::size_t t = 0; t < frame.triangles.size(); ++t) {
-        const MaterialType type = scene.materials[frame.triangle_material[t]].type;
-        if (type == MaterialType::diffuse) continue;
-        const int object = frame.triangle_object[t];
-        if (slot[object] < 0) {
-            slot[object] = static_cast<int>(out.size());
-            out.push_back(SpecularObject{object, false, false, Aabb()});
+    for (std::size_t oi = 0; oi < scene.objects.size(); ++oi) {
+        SpecularObject s{static_cast<int>(oi), false, false, Aabb()};
+        const auto add = [&](MaterialType type, const Aabb& bounds) {
+            if (type == MaterialType::diffuse) return;
+            s.has_mirror |= type == MaterialType::mirror;
+            s.has_glass |= type == MaterialType::glass;
+            s.bounds.Extend(bounds);
+        };
+        if (scene.objects[oi].material >= 0) {  // one material: the object's bounds, no triangle loop
+            add(scene.materials[scene.objects[oi].material].type, frame.object_bounds[oi]);
+        } else {
+            for (std::size_t t = frame.object_first[oi]; t < frame.object_first[oi + 1]; ++t)
+                add(scene.materials[frame.triangle_material[t]].type, frame.triangles[t].Bounds());
         }
-        SpecularObject& s = out[slot[object]];
-        s.has_mirror |= type == MaterialType::mirror;
-        s.has_glass |= type == MaterialType::glass;
-        s.bounds.Extend(frame.triangles[t].Bounds());
+        if (s.has_mirror || s.has_glass) out.push_back(s);
     }
     return out;
 }

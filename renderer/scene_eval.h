@@ -33,6 +33,7 @@ struct SceneFrame {
     std::vector<Vec3> corner_normals;    // three per triangle, world space, unit length
     std::vector<Vec2> corner_uvs;        // three per triangle
     std::vector<Aabb> object_bounds;     // per object, world space
+    std::vector<std::size_t> object_first;  // object i's triangles: [object_first[i], object_first[i + 1])
     Aabb bounds;                         // all triangles
     SceneCamera camera;
     std::vector<SceneLight> lights;

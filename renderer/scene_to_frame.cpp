@@ -2,6 +2,9 @@
 
 #include <cmath>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 namespace caustica {
 namespace {
 
@@ -55,22 +58,31 @@ SceneMaterials ToSceneMaterials(const Scene& scene) {
 
 FrameInput ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size) {
     FrameInput in;
+    ToFrameInput(scene, frame, size, &in);
+    return in;
+}
+
+void ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, FrameInput* input) {
+    FrameInput& in = *input;
     in.triangles = frame.triangles;
     in.shading.resize(frame.triangles.size());
-    for (size_t t = 0; t < frame.triangles.size(); ++t) {
-        TriangleShading& s = in.shading[t];
-        s.n0 = frame.corner_normals[3 * t];
-        s.n1 = frame.corner_normals[3 * t + 1];
-        s.n2 = frame.corner_normals[3 * t + 2];
-        s.uv0 = frame.corner_uvs[3 * t];
-        s.uv1 = frame.corner_uvs[3 * t + 1];
-        s.uv2 = frame.corner_uvs[3 * t + 2];
-        s.material = uint32_t(frame.triangle_material[t]);
-    }
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, frame.triangles.size(), 4096), [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t t = r.begin(); t != r.end(); ++t) {
+            TriangleShading& s = in.shading[t];
+            s.n0 = frame.corner_normals[3 * t];
+            s.n1 = frame.corner_normals[3 * t + 1];
+            s.n2 = frame.corner_normals[3 * t + 2];
+            s.uv0 = frame.corner_uvs[3 * t];
+            s.uv1 = frame.corner_uvs[3 * t + 1];
+            s.uv2 = frame.corner_uvs[3 * t + 2];
+            s.material = uint32_t(frame.triangle_material[t]);
+        }
+    });
     // A directional light's power passes through the disc of the scene's bounding sphere that
     // faces it (docs/scenes.md): its irradiance is that power over the disc's area.
     const float scene_radius = 0.5f * Length(frame.bounds.Extent());
     const float disc_area = 3.14159265f * scene_radius * scene_radius;
+    in.lights.clear();
     for (const SceneLight& l : frame.lights) {
         LightSource s;
         s.kind = ToLightKind(l.type);
@@ -84,6 +96,7 @@ FrameInput ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize s
         }
         in.lights.push_back(s);
     }
+    in.specular.clear();
     for (const SpecularObject& o : SpecularObjects(scene, frame))
         in.specular.push_back({o.bounds.Center(), 0.5f * Length(o.bounds.Extent())});
     in.bounds = frame.bounds;
@@ -92,7 +105,6 @@ FrameInput ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize s
     in.camera = CameraView::LookAt(frame.camera.position, frame.camera.look_at, frame.camera.up,
                                    frame.camera.fov_degrees, width, height);
     in.ambient = scene.settings.ambient;
-    return in;
 }
 
 }  // namespace caustica

@@ -19,5 +19,7 @@ struct ImageSize {
 
 SceneMaterials ToSceneMaterials(const Scene& scene);
 FrameInput ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size);
+// The same into an existing input, reusing its arrays' memory (for a per-frame loop).
+void ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, FrameInput* input);
 
 }  // namespace caustica

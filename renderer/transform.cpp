@@ -56,20 +56,27 @@ Quaternion ToQuaternion(const Rotation& rotation) {
     return Multiply(AxisAngle({0, 0, 1}, e.z), Multiply(AxisAngle({0, 1, 0}, e.y), AxisAngle({1, 0, 0}, e.x)));
 }
 
-Vec3 Affine::Normal(Vec3 n) const {
+NormalMap::NormalMap(const Affine& a) {
     // Rows of the inverse transpose are proportional to the cofactors of L: columns c0, c1, c2 of
     // L give (c1 x c2, c2 x c0, c0 x c1) as the rows of the inverse (times det).
-    const Vec3 c0(rows[0].x, rows[1].x, rows[2].x);
-    const Vec3 c1(rows[0].y, rows[1].y, rows[2].y);
-    const Vec3 c2(rows[0].z, rows[1].z, rows[2].z);
-    const Vec3 r0 = Cross(c1, c2), r1 = Cross(c2, c0), r2 = Cross(c0, c1);
-    // (L^-1)^T n = (r0 n.x + r1 n.y + r2 n.z) / det; the sign of det keeps the side of the surface.
-    const float det = Dot(c0, r0);
-    Vec3 m = r0 * n.x + r1 * n.y + r2 * n.z;
-    if (det < 0) m = -m;
+    const Vec3 c0(a.rows[0].x, a.rows[1].x, a.rows[2].x);
+    const Vec3 c1(a.rows[0].y, a.rows[1].y, a.rows[2].y);
+    const Vec3 c2(a.rows[0].z, a.rows[1].z, a.rows[2].z);
+    rows_[0] = Cross(c1, c2);
+    rows_[1] = Cross(c2, c0);
+    rows_[2] = Cross(c0, c1);
+    flip_ = Dot(c0, rows_[0]) < 0;
+}
+
+Vec3 NormalMap::operator()(Vec3 n) const {
+    // (L^-1)^T n = (r0 n.x + r1 n.y + r2 n.z) / det.
+    Vec3 m = rows_[0] * n.x + rows_[1] * n.y + rows_[2] * n.z;
+    if (flip_) m = -m;
     const float length = Length(m);
     return length > 0 ? m / length : n;
 }
+
+Vec3 Affine::Normal(Vec3 n) const { return NormalMap(*this)(n); }
 
 Affine ToAffine(const Transform& transform) {
     const Quaternion q = ToQuaternion(transform.rotate);

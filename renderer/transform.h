@@ -15,8 +15,20 @@ struct Affine {
 
     Vec3 Point(Vec3 p) const { return Vec3(Dot(rows[0], p), Dot(rows[1], p), Dot(rows[2], p)) + t; }
     Vec3 Direction(Vec3 d) const { return Vec3(Dot(rows[0], d), Dot(rows[1], d), Dot(rows[2], d)); }
-    // Transforms a normal by the inverse transpose of L (up to scale), then normalizes it.
+    // Transforms a normal by the inverse transpose of L (up to scale), then normalizes it. For
+    // many normals, make a NormalMap once.
     Vec3 Normal(Vec3 n) const;
+};
+
+// Affine::Normal with its matrix worked out once.
+class NormalMap {
+public:
+    explicit NormalMap(const Affine& a);
+    Vec3 operator()(Vec3 n) const;
+
+private:
+    Vec3 rows_[3];  // proportional to the rows of the inverse transpose of L
+    bool flip_;     // det < 0: the sign keeps the side of the surface
 };
 
 // Scale, then rotate, then translate.

@@ -223,8 +223,8 @@ int RunViewer(Scene& scene, const std::string& scene_path, const RenderOptions& 
             changed = true;
         }
         if (changed) {
-            frame = EvaluateScene(scene, time);
-            input = ToFrameInput(scene, frame, size);
+            EvaluateScene(scene, time, &frame);
+            ToFrameInput(scene, frame, size, &input);
             renderer.Prepare(input, settings);
             changed = false;
         }
