@@ -8,6 +8,11 @@ namespace caustica {
 // Throws RuntimeError naming the call, the CUDA error and file:line.
 [[noreturn]] void FailCuda(cudaError_t error, const char* call, const char* file, int line);
 
+namespace detail {
+// After each launch a debug build waits and checks, so a failing kernel is named at once.
+void CheckLaunch(const char* name);
+}  // namespace detail
+
 }  // namespace caustica
 
 #define CA_CUDA_CHECK(call)                                                   \

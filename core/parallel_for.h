@@ -34,9 +34,6 @@ __global__ void ParallelForKernel(int n, F f) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) f(i);
 }
-
-// After each launch a debug build waits and checks, so a failing kernel is named at once.
-void CheckLaunch(const char* name);
 #endif
 
 }  // namespace detail

@@ -1,5 +1,8 @@
 // GPU implementations of the parallel primitives, with CUB. Temporary storage comes from the
 // backend's scratch memory, so a warm frame allocates nothing.
+#include <cub/block/block_load.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/block/block_store.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
@@ -26,8 +29,38 @@ void* RunCub(const Backend& backend, size_t extra_bytes, const Call& call) {
 
 }  // namespace
 
+// Scans of up to kSmallScanItems items, which the tree builders run several times per level: one
+// block, one launch (CUB's device scan takes two, and the launches are most of the time).
+constexpr int kSmallScanThreads = 256;
+constexpr int kSmallScanItemsPerThread = 16;
+constexpr size_t kSmallScanItems = size_t(kSmallScanThreads) * kSmallScanItemsPerThread;
+
+// Every load happens before the block scan's barriers and every store after, so in may be out.
+template <class T>
+__global__ void __launch_bounds__(kSmallScanThreads) SmallExclusiveScanKernel(const T* in, T* out, int n) {
+    using Load = cub::BlockLoad<T, kSmallScanThreads, kSmallScanItemsPerThread, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
+    using Scan = cub::BlockScan<T, kSmallScanThreads>;
+    using Store = cub::BlockStore<T, kSmallScanThreads, kSmallScanItemsPerThread, cub::BLOCK_STORE_WARP_TRANSPOSE>;
+    __shared__ union {
+        typename Load::TempStorage load;
+        typename Scan::TempStorage scan;
+        typename Store::TempStorage store;
+    } temp;
+    T items[kSmallScanItemsPerThread];
+    Load(temp.load).Load(in, items, n, T(0));
+    __syncthreads();
+    Scan(temp.scan).ExclusiveSum(items, items);
+    __syncthreads();
+    Store(temp.store).Store(out, items, n);
+}
+
 template <class T>
 void ExclusiveScan(const Backend& backend, Span<const T> in, Span<T> out) {
+    if (in.size() <= kSmallScanItems) {
+        SmallExclusiveScanKernel<T><<<1, kSmallScanThreads>>>(in.data(), out.data(), int(in.size()));
+        detail::CheckLaunch("exclusive scan");
+        return;
+    }
     RunCub(backend, 0, [&](void*, void* temp, size_t& bytes) {
         return cub::DeviceScan::ExclusiveSum(temp, bytes, in.data(), out.data(), int64_t(in.size()));
     });

@@ -14,7 +14,8 @@ namespace {
 
 using testing::RandomValues;
 
-const std::vector<size_t> kSizes = {0, 1, 2, 3, 1023, 65537, 1000003, 16777217, 100000000};
+// 4096 and 4097: either side of the one-block scan's limit.
+const std::vector<size_t> kSizes = {0, 1, 2, 3, 1023, 4096, 4097, 65537, 1000003, 16777217, 100000000};
 
 template <class T>
 Buffer<T> OnDevice(const Backend& gpu, const std::vector<T>& host) {
