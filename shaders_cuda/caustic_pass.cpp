@@ -1,4 +1,5 @@
 #include "core/parallel_for.h"
+#include "kdtree/knn_for_each.h"
 #include "shaders_cuda/eye_passes.h"
 
 namespace caustica {
@@ -11,19 +12,24 @@ struct GatherQueriesPass {
     CA_HD void operator()(int i) const { queries[i] = diffuse[diffuse_pixels[i]].position; }
 };
 
-struct FilterPhotonsPass {
+// The filter of each query's photons, run where the KNN leaves them (on the GPU: shared memory).
+struct FilterPhotons {
     Span<const Photon> photons;
-    KnnResultsView knn;
     Span<const uint32_t> diffuse_pixels;
     Span<const DiffusePoint> diffuse;
     PhotonFilter filter;
     Span<Rgb> caustic;
-    CA_HD void operator()(int i) const {
+    Span<float> radius;
+    Span<float> nearest2;
+    CA_HD void operator()(uint32_t i, KnnSlot neighbours, KnnOutcome o) const {
         const DiffusePoint& d = diffuse[diffuse_pixels[i]];
-        const uint32_t q = uint32_t(i);
         caustic[i] = CausticIrradiance(
-            photons, [this, q](int j) { return knn.Index(q, uint32_t(j)); }, int(knn.counts[i]), knn.radii[i],
-            d.position, d.normal, filter);
+            photons, [neighbours](int j) { return neighbours.indices[uint32_t(j) * neighbours.stride]; },
+            int(o.count), o.radius, d.position, d.normal, filter);
+        float nearest = INFINITY;
+        for (uint32_t j = 0; j < o.count; ++j) nearest = Min(nearest, neighbours.dist2[j * neighbours.stride]);
+        radius[i] = o.radius;
+        nearest2[i] = nearest;
     }
 };
 
@@ -36,10 +42,12 @@ void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, Span<co
     state.caustic.Resize(n, false);
     ParallelFor(backend, "caustic queries", n,
                 GatherQueriesPass{state.diffuse_pixels.span(), state.diffuse.span(), state.caustic_queries.span()});
-    KnnBatch(backend, photon_map.Tree(), photon_map.Radii(), state.caustic_queries.span(), knn, state.knn);
-    ParallelFor(backend, "caustic filter", n,
-                FilterPhotonsPass{photons, state.knn.View(), state.diffuse_pixels.span(), state.diffuse.span(), filter,
-                                  state.caustic.span()});
+    state.caustic_radius.Resize(n, false);
+    state.caustic_nearest2.Resize(n, false);
+    KnnForEach(backend, photon_map.Tree(), photon_map.Radii(), Span<const Vec3>(state.caustic_queries.span()), knn,
+               state.knn,
+               FilterPhotons{photons, state.diffuse_pixels.span(), state.diffuse.span(), filter, state.caustic.span(),
+                             state.caustic_radius.span(), state.caustic_nearest2.span()});
 }
 
 }  // namespace caustica

@@ -38,7 +38,8 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, int max_bou
 void RunShadowPass(const Backend& backend, const SceneView& scene, Span<const LightSource> lights, EyeState& state);
 
 // Caustic irradiance at every diffuse end (state.caustic) from its k nearest photons within
-// knn.max_radius, found by knn.method, and filtered.
+// knn.max_radius, found by knn.method, and filtered; also the query radius and the nearest photon's
+// squared distance (for the debug views).
 void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, Span<const Photon> photons,
                     const KnnSettings& knn, PhotonFilter filter, EyeState& state);
 

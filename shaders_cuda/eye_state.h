@@ -38,13 +38,16 @@ struct EyeState {
     Buffer<uint8_t> visible;                 // per diffuse pixel and light: 1 when lit
     Buffer<Rgb> radiance;                    // this sample's radiance per pixel
     Buffer<Vec3> caustic_queries;            // per diffuse end: where the photons are gathered
-    KnnResults knn;                          // per diffuse end: its nearest photons
+    KnnResults knn;                          // the KNN's scratch, where neighbours do not stay on chip
     Buffer<Rgb> caustic;                     // per diffuse end: caustic irradiance
+    Buffer<float> caustic_radius;            // per diffuse end: the radius of its photon query
+    Buffer<float> caustic_nearest2;          // per diffuse end: squared distance to its nearest photon
     uint32_t active_count = 0, diffuse_count = 0;
 
     explicit EyeState(const Backend& b)
         : rays(b), throughput(b), hits(b), active(b), next_active(b), continues(b), all_pixels(b), diffuse(b),
-          ends_diffuse(b), diffuse_pixels(b), visible(b), radiance(b), caustic_queries(b), knn(b), caustic(b) {}
+          ends_diffuse(b), diffuse_pixels(b), visible(b), radiance(b), caustic_queries(b), knn(b), caustic(b),
+          caustic_radius(b), caustic_nearest2(b) {}
 };
 
 }  // namespace caustica

@@ -17,21 +17,19 @@ struct ShadeDiffusePass {
     Span<const DiffusePoint> diffuse;
     Span<const uint8_t> visible;
     Span<const Rgb> caustic;
-    KnnResultsView knn;
+    Span<const float> caustic_radius;
+    Span<const float> caustic_nearest2;
     Span<Rgb> radiance;
     CA_HD void operator()(int i) const {
         const uint32_t p = diffuse_pixels[i];
         const DiffusePoint& d = diffuse[p];
         switch (view) {
             case ShadeView::CausticOnly: radiance[p] = d.weight * caustic[i] * kInvPi; return;
-            case ShadeView::KnnRadius: radiance[p] = HeatColour(knn.radii[i] / max_radius); return;
-            case ShadeView::Photons: {
+            case ShadeView::KnnRadius: radiance[p] = HeatColour(caustic_radius[i] / max_radius); return;
+            case ShadeView::Photons:
                 // A photon within a tenth of the largest query radius lights the pixel.
-                float nearest = INFINITY;
-                for (uint32_t j = 0; j < knn.counts[i]; ++j) nearest = Min(nearest, knn.Dist2(uint32_t(i), j));
-                radiance[p] = nearest <= 0.01f * max_radius * max_radius ? Rgb(1.0f) : Rgb(0.0f);
+                radiance[p] = caustic_nearest2[i] <= 0.01f * max_radius * max_radius ? Rgb(1.0f) : Rgb(0.0f);
                 return;
-            }
             case ShadeView::Full:
             case ShadeView::TraversalCost: break;
         }
@@ -49,7 +47,8 @@ void RunShadePass(const Backend& backend, Span<const LightSource> lights, Rgb am
                   float max_radius, EyeState& state) {
     ParallelFor(backend, "shade", state.diffuse_count,
                 ShadeDiffusePass{lights, ambient, view, max_radius, state.diffuse_pixels.span(), state.diffuse.span(),
-                                 state.visible.span(), state.caustic.span(), state.knn.View(), state.radiance.span()});
+                                 state.visible.span(), state.caustic.span(), state.caustic_radius.span(),
+                                 state.caustic_nearest2.span(), state.radiance.span()});
 }
 
 }  // namespace caustica

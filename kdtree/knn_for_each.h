@@ -1,0 +1,159 @@
+// KNN over a batch of queries that hands each query's neighbours to a consumer where the search
+// left them, instead of writing them all out: on the GPU the exact method's heap stays in shared
+// memory, so a render pass that only reduces the neighbours (the caustic filter) skips writing and
+// reading back k entries per query. KnnBatch (knn_batch.h) is this with a consumer that stores
+// them. A template for launch units (sources that nvcc compiles in a CUDA build).
+//
+//   struct Consumer { CA_HD void operator()(uint32_t query, KnnSlot neighbours, KnnOutcome o) const; };
+//
+// neighbours holds o.count entries, in no particular order.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/backend.h"
+#include "core/error.h"
+#include "core/parallel_for.h"
+#include "core/span.h"
+#include "kdtree/knn_batch.h"
+
+#if defined(__CUDACC__)
+#include "core/cuda_check.h"
+#endif
+
+namespace caustica {
+namespace knn_detail {
+
+// Checks the settings and sizes scratch for the queries (capacity: max(k, its current one)).
+void PrepareKnn(const KnnSettings& settings, size_t queries, KnnResults& scratch);
+
+// The search of query i by the settings' method, from r0 of the node radii, with its neighbours
+// in slot (the histogram method writes them there as it goes; the exact method keeps its heap there).
+struct KnnQuery {
+    PointTreeView tree;
+    NodeRadiusView radii;
+    const Vec3* queries;
+    KnnSettings settings;
+
+    template <class Histogram>
+    CA_HD KnnOutcome RunHistogram(uint32_t i, Histogram& hist, KnnSlot slot) const {
+        return HistogramKnn(tree, queries[i], EstimateRadius(tree, radii, queries[i]), settings, hist, slot);
+    }
+    CA_HD KnnOutcome RunExact(uint32_t i, KnnSlot heap) const {
+        NoWork work;
+        return ExactKnn(tree, queries[i], EstimateRadius(tree, radii, queries[i]), settings, heap, work);
+    }
+};
+
+// Where the neighbours stay off chip: the histogram in the thread's own memory (CPU) and the
+// neighbours, or the exact method's heap, in the scratch slots.
+template <class Consumer>
+struct HistogramPass {
+    KnnQuery query;
+    KnnResultsView scratch;
+    Consumer consume;
+    CA_HD void operator()(int i) const {
+        LocalHistogram hist;
+        const KnnSlot slot = scratch.Slot(uint32_t(i));
+        consume(uint32_t(i), slot, query.RunHistogram(uint32_t(i), hist, slot));
+    }
+};
+
+template <class Consumer>
+struct ExactPass {
+    KnnQuery query;
+    KnnResultsView scratch;
+    Consumer consume;
+    CA_HD void operator()(int i) const {
+        const KnnSlot slot = scratch.Slot(uint32_t(i));
+        consume(uint32_t(i), slot, query.RunExact(uint32_t(i), slot));
+    }
+};
+
+#if defined(__CUDACC__)
+constexpr int kHistogramBlock = 128;
+
+// One thread's bins, strided by the block size so that the threads of a warp hit distinct banks.
+struct SharedHistogram {
+    uint32_t* base;
+    CA_HD void Clear(int n) {
+        for (int i = 0; i < n; ++i) base[i * kHistogramBlock] = 0;
+    }
+    CA_HD void Add(int bin) { ++base[bin * kHistogramBlock]; }
+    CA_HD uint32_t Get(int bin) const { return base[bin * kHistogramBlock]; }
+};
+
+template <class Consumer>
+__global__ void __launch_bounds__(kHistogramBlock)
+    HistogramKnnKernel(KnnQuery query, KnnResultsView scratch, Consumer consume, uint32_t n) {
+    __shared__ uint32_t bins[kMaxHistogramBins * kHistogramBlock];
+    const uint32_t i = blockIdx.x * kHistogramBlock + threadIdx.x;
+    if (i >= n) return;
+    SharedHistogram hist{bins + threadIdx.x};
+    const KnnSlot slot = scratch.Slot(i);
+    consume(i, slot, query.RunHistogram(i, hist, slot));
+}
+
+// The exact method's heap in shared memory: every sift step is a dependent read and write, which in
+// the result slot goes to L2 and back. k distances then k indices per thread, strided by the block
+// so that a warp hits distinct banks.
+constexpr int kExactBlock = 64;
+constexpr size_t kSharedWithoutOptIn = 48 * 1024;  // the most a launch may ask for by default
+
+inline size_t ExactSharedBytes(int k) { return size_t(k) * 2 * sizeof(uint32_t) * kExactBlock; }
+
+template <class Consumer>
+__global__ void __launch_bounds__(kExactBlock) ExactKnnKernel(KnnQuery query, Consumer consume, uint32_t n) {
+    extern __shared__ uint32_t heap_words[];
+    const uint32_t i = blockIdx.x * kExactBlock + threadIdx.x;
+    if (i >= n) return;
+    const uint32_t k = uint32_t(query.settings.k);
+    float* dist2 = reinterpret_cast<float*>(heap_words) + threadIdx.x;
+    uint32_t* indices = heap_words + k * kExactBlock + threadIdx.x;
+    const KnnSlot heap{indices, dist2, kExactBlock};
+    consume(i, heap, query.RunExact(i, heap));
+}
+#endif
+
+}  // namespace knn_detail
+
+// KNN for every query point, with r0 from radii (pass NodeRadiusView{} for none); consume(i,
+// neighbours, outcome) runs once per query on the backend. scratch is resized to the queries and
+// capacity max(k, current) and holds the neighbours wherever they do not stay on chip.
+template <class Consumer>
+void KnnForEach(const Backend& backend, const PointTreeView& tree, const NodeRadiusView& radii,
+                Span<const Vec3> queries, const KnnSettings& settings, KnnResults& scratch,
+                const Consumer& consume) {
+    using namespace knn_detail;
+    PrepareKnn(settings, queries.size(), scratch);
+    if (queries.empty()) return;
+    const KnnQuery query{tree, radii, queries.data(), settings};
+    const KnnResultsView slots = scratch.View();
+    const bool exact = settings.method == KnnMethod::Exact;
+    if (backend.IsGpu()) {
+#if defined(__CUDACC__)
+        const uint32_t n = uint32_t(queries.size());
+        if (!exact) {
+            HistogramKnnKernel<<<(n + kHistogramBlock - 1) / kHistogramBlock, kHistogramBlock>>>(query, slots, consume,
+                                                                                                  n);
+            detail::CheckLaunch("histogram knn batch");
+            return;
+        }
+        const size_t shared = ExactSharedBytes(settings.k);
+        if (shared <= kSharedWithoutOptIn) {
+            ExactKnnKernel<<<(n + kExactBlock - 1) / kExactBlock, kExactBlock, shared>>>(query, consume, n);
+            detail::CheckLaunch("exact knn batch");
+            return;
+        }
+        // A larger k keeps its heap in the scratch slot (ExactPass).
+#endif
+    }
+    if (exact) {
+        ParallelFor(backend, "exact knn batch", queries.size(), ExactPass<Consumer>{query, slots, consume});
+    } else {
+        ParallelFor(backend, "histogram knn batch", queries.size(), HistogramPass<Consumer>{query, slots, consume});
+    }
+}
+
+}  // namespace caustica
