@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/memory.h"
 #include "core/parallel_for.h"
+#include "core/parallel_for_levels.h"
 #include "core/primitives.h"
 #include "kdtree/bfs_build_state.h"
 #include "kdtree/bfs_chunk_passes.h"
@@ -389,9 +390,8 @@ struct SmallLevelTotals {
 // UpPass: subtree sizes in nodes and index-list items, children before parents.
 struct UpPass {
     RecordsView records;
-    uint32_t base;
-    CA_HD void operator()(int k) const {
-        const uint32_t r = base + uint32_t(k);
+    CA_HD void operator()(int i) const {
+        const uint32_t r = uint32_t(i);
         const uint32_t kind = records.kind[r];
         if (kind <= kSplitZ) {
             const uint32_t cuts = records.chain[r] & 7u;
@@ -422,9 +422,8 @@ struct DownPass {
     const uint32_t* leaf_store;
     KdNode* out_nodes;
     uint32_t* out_indices;
-    uint32_t base;
-    CA_HD void operator()(int k) const {
-        const uint32_t r = base + uint32_t(k);
+    CA_HD void operator()(int i) const {
+        const uint32_t r = uint32_t(i);
         const uint32_t kind = records.kind[r];
         uint32_t a = records.address[r];
         const uint32_t offset = records.offset[r];
@@ -625,7 +624,7 @@ struct BfsSahBuilder::Impl {
     Buffer<uint32_t> child_count, leaf_store, best_candidate;
     std::vector<Buffer<uint32_t>> slots;  // active, small, active_count, small_count and their scans
     Buffer<LevelTotals> totals;
-    std::vector<std::pair<uint32_t, uint32_t>> batches;  // record ranges in creation order
+    std::vector<uint32_t> level_bounds;  // level l's records: [level_bounds[l], level_bounds[l + 1])
 
     Impl(const Backend& b, const SahParams& p)
         : backend(b),
@@ -642,7 +641,7 @@ struct BfsSahBuilder::Impl {
           slots(MakeBuffers<uint32_t>(space, 8)),
           totals(space) {
         totals.Resize(1);
-        batches.reserve(2 * size_t(p.max_depth) + 4);  // one batch per level of either stage
+        level_bounds.reserve(2 * size_t(p.max_depth) + 5);  // an entry per level of either stage
     }
 
     LevelTotals ReadTotals() const {
@@ -675,7 +674,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
     entries[cur].Reserve(n, false);
     ParallelFor(backend, "kdtree init entries", n, InitEntries{triangles, entries[cur].View()});
     ParallelFor(backend, "kdtree init root", 1, InitRoot{large[cur].View(), records.View(), totals.data(), n});
-    batches.emplace_back(0, 1);
+    level_bounds.assign({0u, 1u});
     uint32_t leaf_store_size = 0;
     while (active > 0) {
         const int nxt = 1 - cur;
@@ -727,8 +726,8 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         ParallelFor(backend, "kdtree copy small-root entries", t.new_small_entries,
                     CopySmallRootEntries{entries[nxt].View(), roots.View(), s_entries});
         const uint32_t created = t.next_nodes + t.new_small_roots;
-        batches.emplace_back(rec_count, rec_count + created);
         rec_count += created;
+        level_bounds.push_back(rec_count);
         s_roots += t.new_small_roots;
         s_entries += t.new_small_entries;
         leaf_store_size = t.leaf_store_size;
@@ -771,8 +770,8 @@ void BfsSahBuilder::Impl::SmallStage(uint32_t root_count, uint32_t root_entries,
         ParallelFor(backend, "kdtree small level totals", 1,
                     SmallLevelTotals{totals.data(), nodes.split, nodes.split_scan, active - 1});
         const uint32_t next = ReadTotals().next_nodes;
-        if (next > 0) batches.emplace_back(rec_count, rec_count + next);
         rec_count += next;
+        if (next > 0) level_bounds.push_back(rec_count);
         active = next;
         cur = nxt;
     }
@@ -781,17 +780,15 @@ void BfsSahBuilder::Impl::SmallStage(uint32_t root_count, uint32_t root_entries,
 
 void BfsSahBuilder::Impl::Output(uint32_t record_count, SahTree& out) {
     RecordsView rv = records.View();
-    for (auto it = batches.rbegin(); it != batches.rend(); ++it)
-        ParallelFor(backend, "kdtree up pass", it->second - it->first, UpPass{rv, it->first});
+    ParallelForLevels(backend, "kdtree up pass", level_bounds, LevelOrder::Up, UpPass{rv});
     uint32_t size_and_items[2];
     CopyBytes(&size_and_items[0], MemorySpace::Host, rv.size, space, sizeof(uint32_t));
     CopyBytes(&size_and_items[1], MemorySpace::Host, rv.items, space, sizeof(uint32_t));
     out.nodes.Resize(size_and_items[0], false);
     out.indices.Resize(size_and_items[1], false);
     ParallelFor(backend, "kdtree root address", 1, SetRootAddress{rv});
-    for (const auto& batch : batches)
-        ParallelFor(backend, "kdtree down pass", batch.second - batch.first,
-                    DownPass{rv, roots.View(), leaf_store.data(), out.nodes.data(), out.indices.data(), batch.first});
+    ParallelForLevels(backend, "kdtree down pass", level_bounds, LevelOrder::Down,
+                      DownPass{rv, roots.View(), leaf_store.data(), out.nodes.data(), out.indices.data()});
     out.max_depth = Reduce<int32_t>(backend, Span<const int32_t>(rv.depth, record_count), ReduceOp::Max);
     stats.records = record_count;
     stats.nodes = size_and_items[0];
@@ -805,7 +802,7 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
                  "the output tree must be in the builder's backend memory");
     CA_CHECK_MSG(triangles.size() < (size_t(1) << 30), triangles.size(), " triangles (at most 2^30)");
     stats = BfsBuildStats{};
-    batches.clear();
+    level_bounds.clear();
     const uint32_t n = uint32_t(triangles.size());
     if (n == 0) {
         const KdNode leaf = KdNode::Leaf(0, 0);
@@ -831,7 +828,7 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
         ParallelFor(backend, "kdtree init small root", 1,
                     InitSmallRoot{entries[0].View(), n, records.View(), roots.View(), small[0].View(), totals.data()});
         ParallelFor(backend, "kdtree copy small-root entries", n, CopySmallRootEntries{entries[0].View(), roots.View(), 0});
-        batches.emplace_back(0, 1);
+        level_bounds.assign({0u, 1u});
         root_count = 1;
         root_entries = n;
     } else {

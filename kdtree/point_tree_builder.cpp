@@ -10,6 +10,7 @@
 #include "core/float_key.h"
 #include "core/lanes.h"
 #include "core/parallel_for_lanes.h"
+#include "core/parallel_for_levels.h"
 #include "core/primitives.h"
 
 namespace caustica {
@@ -633,10 +634,9 @@ struct SmallWritePass {
 
 // Zhou et al. 2008, Algorithm 5, UPPASS: subtree sizes (and depths) bottom-up, one level at a time.
 struct UpPass {
-    uint32_t level_begin;
     BuildNode* nodes;
-    CA_HD void operator()(int k) const {
-        BuildNode& node = nodes[level_begin + uint32_t(k)];
+    CA_HD void operator()(int i) const {
+        BuildNode& node = nodes[i];
         if (node.kind == kInterior) {
             const BuildNode& l = nodes[node.left];
             const BuildNode& r = nodes[node.left + 1];
@@ -651,10 +651,9 @@ struct UpPass {
 
 // Algorithm 5, DOWNPASS: preorder addresses top-down.
 struct DownPass {
-    uint32_t level_begin;
     BuildNode* nodes;
-    CA_HD void operator()(int k) const {
-        const BuildNode& node = nodes[level_begin + uint32_t(k)];
+    CA_HD void operator()(int i) const {
+        const BuildNode& node = nodes[i];
         if (node.kind != kInterior) return;
         nodes[node.left].address = node.address + 1;
         nodes[node.left + 1].address = node.address + 1 + nodes[node.left].size;
@@ -814,7 +813,6 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
         active_count = next_count;
     }
     const uint32_t* lists = m.lists[cur].data();
-    const uint32_t levels = uint32_t(m.level_begin.size() - 1);
 
     // 3. Small nodes.
     ParallelFor(b, "point tree: leaf boxes", node_count, LeafBoxPass{pos, lists, n, m.nodes.data()});
@@ -833,16 +831,12 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
                      SmallCountPass{sp, m.small_roots.data(), m.nodes.data()});
 
     // 4. Preorder output.
-    for (uint32_t l = levels; l-- > 0;)
-        ParallelFor(b, "point tree: up pass", m.level_begin[l + 1] - m.level_begin[l],
-                    UpPass{m.level_begin[l], m.nodes.data()});
+    ParallelForLevels(b, "point tree: up pass", m.level_begin, LevelOrder::Up, UpPass{m.nodes.data()});
     BuildNode root;
     CopyBytes(&root, MemorySpace::Host, m.nodes.data(), m.nodes.space(), sizeof(BuildNode));
     const uint32_t zero = 0;
     CopyBytes(&m.nodes.data()->address, m.nodes.space(), &zero, MemorySpace::Host, sizeof(zero));
-    for (uint32_t l = 0; l < levels; ++l)
-        ParallelFor(b, "point tree: down pass", m.level_begin[l + 1] - m.level_begin[l],
-                    DownPass{m.level_begin[l], m.nodes.data()});
+    ParallelForLevels(b, "point tree: down pass", m.level_begin, LevelOrder::Down, DownPass{m.nodes.data()});
 
     out.nodes.Resize(root.size, false);
     out.boxes.Resize(root.size, false);

@@ -1,0 +1,83 @@
+// ParallelFor over the levels of a tree, one level after another: the items of level l are
+// [bounds[l], bounds[l + 1]), and each level sees what the levels before it wrote. Levels run
+// deepest first (LevelOrder::Up, children before parents) or root first (Down). A launch unit only,
+// as ParallelFor.
+//
+// The tree builders' output passes (Zhou et al. 2008, Algorithm 5) run this over every level of a
+// small tree, whose levels are a few hundred nodes each: a launch per level left the GPU starting
+// kernels more than running them, so when every level is small the GPU runs all of them in one
+// block, with a barrier between levels.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/parallel_for.h"
+
+namespace caustica {
+
+enum class LevelOrder { Up, Down };
+
+namespace detail {
+
+// The one-block path's limits: the level bounds travel in the launch's parameters, and a level of at
+// most this many items takes a few rounds of the block's threads.
+constexpr size_t kOneBlockMaxLevels = 511;
+constexpr uint32_t kOneBlockMaxLevelItems = 8192;
+constexpr int kOneBlockThreads = 1024;
+
+template <class F>
+struct OffsetItems {
+    uint32_t first;
+    F f;
+    CA_HD void operator()(int i) const { f(int(first) + i); }
+};
+
+struct LevelBounds {
+    uint32_t levels;
+    uint32_t bounds[kOneBlockMaxLevels + 1];
+};
+
+#if defined(__CUDACC__)
+template <class F>
+__global__ void __launch_bounds__(kOneBlockThreads) LevelsInOneBlockKernel(LevelBounds b, bool up, F f) {
+    for (uint32_t step = 0; step < b.levels; ++step) {
+        const uint32_t l = up ? b.levels - 1 - step : step;
+        for (uint32_t i = b.bounds[l] + threadIdx.x; i < b.bounds[l + 1]; i += kOneBlockThreads) f(int(i));
+        __syncthreads();  // the level's writes, global ones included, are seen by the next level
+    }
+}
+#endif
+
+}  // namespace detail
+
+template <class F>
+void ParallelForLevels(const Backend& backend, const char* name, const std::vector<uint32_t>& bounds,
+                       LevelOrder order, const F& f) {
+    if (bounds.size() < 2) return;
+    const size_t levels = bounds.size() - 1;
+    const bool up = order == LevelOrder::Up;
+#if defined(__CUDACC__)
+    if (backend.IsGpu() && levels <= detail::kOneBlockMaxLevels) {
+        uint32_t widest = 0;
+        for (size_t l = 0; l < levels; ++l) widest = std::max(widest, bounds[l + 1] - bounds[l]);
+        if (widest <= detail::kOneBlockMaxLevelItems) {
+            detail::LevelBounds b;
+            b.levels = uint32_t(levels);
+            std::copy(bounds.begin(), bounds.end(), b.bounds);
+            detail::LevelsInOneBlockKernel<<<1, detail::kOneBlockThreads>>>(b, up, f);
+            detail::CheckLaunch(name);
+            return;
+        }
+    }
+#endif
+    for (size_t step = 0; step < levels; ++step) {
+        const size_t l = up ? levels - 1 - step : step;
+        const uint32_t first = bounds[l];
+        ParallelFor(backend, name, bounds[l + 1] - first, detail::OffsetItems<F>{first, f});
+    }
+}
+
+}  // namespace caustica
