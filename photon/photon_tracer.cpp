@@ -16,7 +16,7 @@ struct TracePhotonsPass {
     Span<uint32_t> stored;
     CA_HD void operator()(int i) const {
         Rng rng(settings.seed, settings.sample, kPhotonPass, uint64_t(i));
-        const EmittedPhoton photon = EmitPhoton(emission, rng, settings.count);
+        const EmittedPhoton photon = EmitPhoton(emission, rng, uint32_t(i), settings.count);
         stored[i] = TracePhoton(scene, photon, rng, settings.max_bounces, &slots[i]) ? 1u : 0u;
     }
 };

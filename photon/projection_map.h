@@ -97,11 +97,18 @@ CA_HD CA_INLINE int ChooseLight(Span<const float> cdf, float xi) {
     return i;
 }
 
-CA_HD CA_INLINE EmittedPhoton EmitPhoton(const EmissionView& emission, Rng& rng, uint32_t count) {
-    const int l = ChooseLight(emission.light_cdf, rng.NextFloat());
+// Photon 'index' of count: its light and active cell come from u in [index, index + 1) / count, a
+// stratified sample of the lights' CDF and then of the light's cells (unbiased as a uniform one).
+// The photons thus sweep the cells in index order: a warp's photons leave through one or two cells
+// and follow nearly the same path, where independent picks sent them all over the scene.
+CA_HD CA_INLINE EmittedPhoton EmitPhoton(const EmissionView& emission, Rng& rng, uint32_t index, uint32_t count) {
+    const double u = (double(index) + double(rng.NextFloat())) / double(count);
+    const int l = ChooseLight(emission.light_cdf, float(u));
     const LightEmission& e = emission.lights[l];
-    const float p_light = emission.light_cdf[l] - (l > 0 ? emission.light_cdf[l - 1] : 0.0f);
-    const uint32_t pick = uint32_t(rng.NextFloat() * float(e.cell_count));
+    const float cdf_below = l > 0 ? emission.light_cdf[l - 1] : 0.0f;
+    const float p_light = emission.light_cdf[l] - cdf_below;
+    const double within = p_light > 0.0f ? (u - double(cdf_below)) / double(p_light) : 0.0;
+    const uint32_t pick = within > 0.0 ? uint32_t(within * double(e.cell_count)) : 0u;
     const uint32_t cell = emission.cells[e.first_cell + (pick < e.cell_count ? pick : e.cell_count - 1)];
     const float a = rng.NextFloat(), b = rng.NextFloat();
     // Each photon is a sample of the light's output over its active cells: (power density at the
