@@ -9,10 +9,13 @@
 namespace caustica {
 namespace knn_detail {
 
-void PrepareKnn(const KnnSettings& s, size_t queries, KnnResults& scratch) {
+void CheckKnnSettings(const KnnSettings& s) {
     CA_CHECK_MSG(s.k >= 0 && s.bins >= 1 && s.bins <= kMaxHistogramBins && s.iterations >= 1, "KNN settings: k ",
                  s.k, ", bins ", s.bins, ", iterations ", s.iterations);
     CA_CHECK_MSG(s.max_radius >= 0.0f, "KNN max_radius: ", s.max_radius);
+}
+
+void SizeKnnScratch(const KnnSettings& s, size_t queries, KnnResults& scratch) {
     CA_CHECK_MSG(queries <= UINT32_MAX, "KNN queries: ", queries);
     scratch.Resize(uint32_t(queries), std::max<uint32_t>(std::max(uint32_t(s.k), scratch.capacity()), 1u));
 }
@@ -40,7 +43,8 @@ struct StoreNeighbours {
 
 void KnnBatch(const Backend& backend, const PointTreeView& tree, const NodeRadiusView& radii,
               Span<const Vec3> queries, const KnnSettings& settings, KnnResults& out) {
-    knn_detail::PrepareKnn(settings, queries.size(), out);  // out is the scratch: sized before its view is taken
+    knn_detail::CheckKnnSettings(settings);
+    knn_detail::SizeKnnScratch(settings, queries.size(), out);  // the results, whatever path the search takes
     KnnForEach(backend, tree, radii, queries, settings, out, StoreNeighbours{out.View()});
 }
 

@@ -25,8 +25,9 @@
 namespace caustica {
 namespace knn_detail {
 
-// Checks the settings and sizes scratch for the queries (capacity: max(k, its current one)).
-void PrepareKnn(const KnnSettings& settings, size_t queries, KnnResults& scratch);
+void CheckKnnSettings(const KnnSettings& settings);
+// Sizes scratch for the queries, with room for max(k, its current capacity) neighbours each.
+void SizeKnnScratch(const KnnSettings& settings, size_t queries, KnnResults& scratch);
 
 // The search of query i by the settings' method, from r0 of the node radii, with its neighbours
 // in slot (the histogram method writes them there as it goes; the exact method keeps its heap there).
@@ -119,36 +120,38 @@ __global__ void __launch_bounds__(kExactBlock) ExactKnnKernel(KnnQuery query, Co
 }  // namespace knn_detail
 
 // KNN for every query point, with r0 from radii (pass NodeRadiusView{} for none); consume(i,
-// neighbours, outcome) runs once per query on the backend. scratch is resized to the queries and
-// capacity max(k, current) and holds the neighbours wherever they do not stay on chip.
+// neighbours, outcome) runs once per query on the backend. scratch holds the neighbours wherever
+// they do not stay on chip (resized then to the queries and capacity max(k, current)).
 template <class Consumer>
 void KnnForEach(const Backend& backend, const PointTreeView& tree, const NodeRadiusView& radii,
                 Span<const Vec3> queries, const KnnSettings& settings, KnnResults& scratch,
                 const Consumer& consume) {
     using namespace knn_detail;
-    PrepareKnn(settings, queries.size(), scratch);
+    CheckKnnSettings(settings);
     if (queries.empty()) return;
     const KnnQuery query{tree, radii, queries.data(), settings};
-    const KnnResultsView slots = scratch.View();
     const bool exact = settings.method == KnnMethod::Exact;
     if (backend.IsGpu()) {
 #if defined(__CUDACC__)
         const uint32_t n = uint32_t(queries.size());
-        if (!exact) {
-            HistogramKnnKernel<<<(n + kHistogramBlock - 1) / kHistogramBlock, kHistogramBlock>>>(query, slots, consume,
-                                                                                                  n);
-            detail::CheckLaunch("histogram knn batch");
+        if (exact && ExactSharedBytes(settings.k) <= kSharedWithoutOptIn) {  // no scratch: the heap is on chip
+            ExactKnnKernel<<<(n + kExactBlock - 1) / kExactBlock, kExactBlock, ExactSharedBytes(settings.k)>>>(
+                query, consume, n);
+            detail::CheckLaunch("exact knn batch");
             return;
         }
-        const size_t shared = ExactSharedBytes(settings.k);
-        if (shared <= kSharedWithoutOptIn) {
-            ExactKnnKernel<<<(n + kExactBlock - 1) / kExactBlock, kExactBlock, shared>>>(query, consume, n);
-            detail::CheckLaunch("exact knn batch");
+        if (!exact) {
+            SizeKnnScratch(settings, n, scratch);
+            HistogramKnnKernel<<<(n + kHistogramBlock - 1) / kHistogramBlock, kHistogramBlock>>>(
+                query, scratch.View(), consume, n);
+            detail::CheckLaunch("histogram knn batch");
             return;
         }
         // A larger k keeps its heap in the scratch slot (ExactPass).
 #endif
     }
+    SizeKnnScratch(settings, queries.size(), scratch);
+    const KnnResultsView slots = scratch.View();
     if (exact) {
         ParallelFor(backend, "exact knn batch", queries.size(), ExactPass<Consumer>{query, slots, consume});
     } else {
