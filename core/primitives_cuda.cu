@@ -9,11 +9,25 @@
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cub/device/device_select.cuh>
 
-#include "core/cub_call.h"
 #include "core/cuda_check.h"
 #include "core/primitives_impl.h"
 
 namespace caustica::gpu {
+namespace {
+
+// Runs a CUB call twice, as CUB expects: first to size its temporary storage (own == nullptr), then
+// for real, with extra_bytes of the caller's own scratch ('own') carved off in front of CUB's.
+template <class Call>
+void* RunCub(const Backend& backend, size_t extra_bytes, const Call& call) {
+    size_t temp_bytes = 0;
+    CA_CUDA_CHECK(call(nullptr, nullptr, temp_bytes));
+    const size_t extra = ScratchCarver::Round(extra_bytes);
+    char* own = static_cast<char*>(backend.Scratch(extra + temp_bytes));
+    CA_CUDA_CHECK(call(own, own + extra, temp_bytes));
+    return own;
+}
+
+}  // namespace
 
 // Scans of up to kSmallScanItems items, which the tree builders run several times per level: one
 // block, one launch (CUB's device scan takes two, and the launches are most of the time).

@@ -12,7 +12,6 @@
 #include "core/parallel_for_lanes.h"
 #include "core/parallel_for_levels.h"
 #include "core/primitives.h"
-#include "core/scan_of.h"
 
 namespace caustica {
 namespace {
@@ -257,19 +256,22 @@ struct SidePass {
     }
 };
 
-// The left flag of each position of the three concatenated lists (1: its point goes to the left
-// child of a node split at this level), and a zero past the end so that the scan's last entry is the
-// total. Made on the fly for the scan (core/scan_of.h).
-struct LeftFlag {
+// The left flags of the three concatenated lists, plus a trailing zero so that the scan's last
+// entry is the total.
+struct LeftFlagPass {
     const uint32_t* lists;
     const uint32_t* owner;
     const ActiveNode* active;
     const uint8_t* side;
     uint32_t n;
-    CA_HD uint32_t operator()(uint32_t j) const {
-        if (j == 3 * n) return 0;
-        const uint32_t o = owner[j % n];
-        return (o != kNone && active[o].splits) ? side[lists[j]] : 0u;
+    uint32_t* flags;
+    CA_HD void operator()(int j) const {
+        if (uint32_t(j) == 3 * n) {
+            flags[j] = 0;
+            return;
+        }
+        const uint32_t o = owner[uint32_t(j) % n];
+        flags[j] = (o != kNone && active[o].splits) ? side[lists[j]] : 0;
     }
 };
 
@@ -692,7 +694,7 @@ struct PointTreeBuilder::Impl {
           counts(b), small_flags(b), node_ids(b), small_roots(b) {}
     Buffer<uint32_t> lists[2];  // three concatenated sorted point-ID lists, ping-pong
     Buffer<uint32_t> owner[2];  // the active node of each list position, ping-pong
-    Buffer<uint32_t> flags;     // sort keys first, then the scanned left flags
+    Buffer<uint32_t> flags;     // sort keys first, then left flags and their scan
     Buffer<uint8_t> side;       // the side of each point of a splitting node
     Buffer<uint8_t> local;
     Buffer<BuildNode> nodes;
@@ -799,8 +801,9 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
         // One stable split pass over the three lists (Zhou et al. 2008, 5.1).
         ParallelFor(b, "point tree: sides", n,
                     SidePass{m.lists[cur].data(), m.owner[cur].data(), act, n, m.side.data()});
-        ExclusiveScanOf(b, 3 * size_t(n) + 1, LeftFlag{m.lists[cur].data(), m.owner[cur].data(), act, m.side.data(), n},
-                        m.flags.span());
+        ParallelFor(b, "point tree: left flags", 3 * size_t(n) + 1,
+                    LeftFlagPass{m.lists[cur].data(), m.owner[cur].data(), act, m.side.data(), n, m.flags.data()});
+        ExclusiveScan(b, Span<const uint32_t>(m.flags.span()), m.flags.span());  // in place
         ParallelFor(b, "point tree: split lists", 3 * size_t(n),
                     ScatterPass{m.lists[cur].data(), m.owner[cur].data(), act, m.flags.data(), n,
                                 m.lists[1 - cur].data(), m.owner[1 - cur].data()});
