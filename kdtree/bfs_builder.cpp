@@ -9,7 +9,6 @@
 #include "kdtree/bfs_builder.h"
 
 #include <algorithm>
-#include <utility>
 #include <vector>
 
 #include "core/buffer.h"

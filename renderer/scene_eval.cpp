@@ -52,12 +52,7 @@ Transform ObjectTransformAt(const Object& object, double time_seconds) {
 void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* out) {
     CA_CHECK_MSG(std::isfinite(time_seconds), "time ", time_seconds);
     SceneFrame& frame = *out;
-    frame.triangles.clear();
-    frame.triangle_material.clear();
-    frame.triangle_object.clear();
-    frame.corner_normals.clear();
-    frame.corner_uvs.clear();
-    frame.lights.clear();
+    frame.lights.clear();  // the per-triangle arrays are resized below and every entry written
     frame.bounds = Aabb();
     frame.time = time_seconds;
     const Camera& c = scene.camera;
