@@ -80,7 +80,14 @@ bool WindowAvailable(std::string* why_not) {
         *why_not = Concat("SDL could not start video: ", SDL_GetError());
         return false;
     }
+    // When it cannot reach the display server, SDL falls back to drivers that show nothing.
+    const std::string driver = SDL_GetCurrentVideoDriver() ? SDL_GetCurrentVideoDriver() : "";
     SDL_Quit();
+    if (std::getenv("SDL_VIDEODRIVER") == nullptr && (driver == "offscreen" || driver == "dummy")) {
+        *why_not = Concat("no display server answered at DISPLAY or WAYLAND_DISPLAY (SDL could only start its '",
+                          driver, "' video driver, which shows no window)");
+        return false;
+    }
     return true;
 }
 

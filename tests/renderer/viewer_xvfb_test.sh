@@ -14,16 +14,19 @@ work=$(mktemp -d)
 trap 'kill $viewer_pid $xvfb_pid 2>/dev/null || true; rm -rf "$work"' EXIT
 cd "$work"
 display=:$(( 100 + RANDOM % 800 ))
-Xvfb $display -screen 0 640x480x24 -nolisten tcp >xvfb.log 2>&1 & xvfb_pid=$!
-export DISPLAY=$display
+# -noreset: by default the server resets when its last client leaves (the readiness probe below),
+# and a viewer connecting during the reset found no X server.
+Xvfb $display -screen 0 640x480x24 -nolisten tcp -noreset >xvfb.log 2>&1 & xvfb_pid=$!
+export DISPLAY=$display SDL_VIDEODRIVER=x11
 # Generous waits: on a loaded 2-core machine the server and the first frame can take seconds.
 for _ in $(seq 200); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
 
 options=(--device cpu --width 160 --height 120 --photons 20000 --seed 7)
 "$caustica" view "${options[@]}" --max-samples 1 >viewer.log 2>&1 & viewer_pid=$!
 window=""
+# The title the viewer sets after its first frame: from then on it reads keys.
 for _ in $(seq 600); do
-  window=$(xdotool search --name '^caustica' 2>/dev/null | head -1 || true)
+  window=$(xdotool search --name '^caustica - ' 2>/dev/null | head -1 || true)
   [ -n "$window" ] && break
   kill -0 $viewer_pid 2>/dev/null || { echo "FAIL: the viewer exited before its window opened"; cat viewer.log; exit 1; }
   sleep 0.1
