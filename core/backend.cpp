@@ -71,7 +71,7 @@ void Backend::Synchronize() const {
 #if CAUSTICA_WITH_CUDA
     if (IsGpu()) {
         CA_CUDA_CHECK(cudaGetLastError());
-        CA_CUDA_CHECK(cudaDeviceSynchronize());
+        CA_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
     }
 #endif
 }

@@ -2,7 +2,9 @@
 //
 // A Backend is chosen once from --device auto|cpu|cuda and passed to every pass. It owns the
 // scratch memory that the parallel primitives need (grown by doubling, reused). GPU work is queued
-// on the default stream, so passes run in the order the host issues them.
+// on the issuing host thread's default stream (a CUDA build compiles everything with per-thread
+// default streams), so the passes one thread issues run in its order, and the passes of two
+// threads may overlap (core/worker_thread.h).
 #pragma once
 
 #include <cstddef>
@@ -31,7 +33,12 @@ public:
     // A human description: the GPU's name and compute capability, or the CPU thread count.
     std::string Describe() const;
 
-    // Waits until all queued GPU work has finished (no-op on the CPU) and reports launch errors.
+    // Another backend on the same device with its own scratch, for a chain of passes that a
+    // second host thread issues while this one's run.
+    Backend Sibling() const { return Backend(kind_); }
+
+    // Waits until the GPU work this host thread queued has finished (no-op on the CPU) and reports
+    // launch errors.
     void Synchronize() const;
 
     // Temporary memory on this backend's device, valid until the next call. Grows by doubling.

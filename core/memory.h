@@ -13,7 +13,7 @@ void* AllocateBytes(MemorySpace space, size_t bytes);
 void FreeBytes(MemorySpace space, void* pointer);
 // Copies between any two spaces; synchronous (waits for queued GPU work first).
 void CopyBytes(void* dst, MemorySpace dst_space, const void* src, MemorySpace src_space, size_t bytes);
-// Fills bytes with a byte value (asynchronously on the device's default stream).
+// Fills bytes with a byte value (asynchronously on the calling thread's default stream).
 void FillBytes(MemorySpace space, void* pointer, int value, size_t bytes);
 
 struct MemoryCounters {

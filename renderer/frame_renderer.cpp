@@ -1,6 +1,7 @@
 #include "renderer/frame_renderer.h"
 
 #include "core/timer.h"
+#include "core/worker_thread.h"
 #include "kdtree/bfs_builder.h"
 #include "photon/photon_map.h"
 #include "photon/photon_tracer.h"
@@ -35,11 +36,16 @@ struct FrameRenderer::State {
     Buffer<uint32_t> display;
     uint32_t samples = 0;
     PassTimes times;
+    // On the GPU the eye passes are issued from a second host thread, with their own backend
+    // (scratch), while this one issues the photon passes (AddSample).
+    Backend eye_backend;
+    std::unique_ptr<WorkerThread> eye_thread;  // last: it finishes its task before the rest goes
 
     explicit State(const Backend& b)
         : backend(b), triangles(b), shading(b), materials(b), textures(b), texels(b), lights(b), emission_lights(b),
           emission_cdf(b), emission_cells(b), geometry_builder(b), geometry_tree(b), photon_tracer(b), photons(b),
-          photon_map(b), eye(b), sum(b), display(b) {}
+          photon_map(b), eye(b), sum(b), display(b), eye_backend(b.Sibling()),
+          eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
 
     // The exposure scales radiance; the debug views' colours are their own scale.
     float DisplayScale() const {
@@ -91,7 +97,26 @@ void FrameRenderer::AddSample() {
     const SceneView scene = s.View();
     const SampleKey key{s.settings.seed, s.samples};
     s.times = PassTimes{s.times.geometry_tree};  // the passes this sample skips show as 0
-    Stopwatch clock(s.backend);
+    Stopwatch clock(s.backend);  // also: the geometry tree is complete before either chain reads it
+
+    // The eye passes do not need the photons. On the GPU they run beside the photon passes, whose
+    // tree levels are short launches that leave most of the GPU idle; each chain times its own
+    // passes, so the two chains' times overlap in the frame's.
+    const bool traversal_cost = s.settings.view == ShadeView::TraversalCost;
+    auto eye_passes = [&s, scene, key, traversal_cost] {
+        Stopwatch eye_clock(s.eye_backend);
+        RunEyePass(s.eye_backend, scene, s.camera, key, s.eye);
+        s.times.eye = eye_clock.ElapsedMs();
+        if (traversal_cost) return;  // the heat map replaces the rest of the sample
+        eye_clock.Restart();
+        RunBouncePasses(s.eye_backend, scene, s.settings.max_bounces, key, s.eye);
+        s.times.bounces = eye_clock.ElapsedMs();
+        eye_clock.Restart();
+        RunShadowPass(s.eye_backend, scene, s.lights.span(), s.eye);
+        s.times.shadow = eye_clock.ElapsedMs();  // waits for the chain: its results are complete
+    };
+    if (s.eye_thread) s.eye_thread->Start(eye_passes);
+    else eye_passes();
 
     PhotonTraceSettings photon_settings;
     photon_settings.count = s.settings.photons;
@@ -106,25 +131,13 @@ void FrameRenderer::AddSample() {
     s.photon_map.Build(s.photons.span(), s.settings.k, s.settings.knn);
     s.times.photon_tree = clock.ElapsedMs();
 
-    clock.Restart();
-    RunEyePass(s.backend, scene, s.camera, key, s.eye);
-    s.times.eye = clock.ElapsedMs();
-
-    if (s.settings.view == ShadeView::TraversalCost) {
-        // The heat map replaces the rest of the sample.
+    if (s.eye_thread) s.eye_thread->Wait();
+    if (traversal_cost) {
         RunTraversalCostPass(s.backend, scene, s.eye);
         ++s.samples;
         RunCompositePass(s.backend, s.eye, s.sum.span(), s.samples, s.DisplayScale(), s.display.span());
         return;
     }
-
-    clock.Restart();
-    RunBouncePasses(s.backend, scene, s.settings.max_bounces, key, s.eye);
-    s.times.bounces = clock.ElapsedMs();
-
-    clock.Restart();
-    RunShadowPass(s.backend, scene, s.lights.span(), s.eye);
-    s.times.shadow = clock.ElapsedMs();
 
     clock.Restart();
     KnnSettings knn;

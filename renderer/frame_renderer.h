@@ -33,13 +33,12 @@ struct RenderSettings {
     ShadeView view = ShadeView::Full;
 };
 
-// Milliseconds spent in each pass of the last sample (geometry_tree: of the last Prepare).
+// Milliseconds spent in each pass of the last sample (geometry_tree: of the last Prepare). On the
+// GPU the eye, bounce and shadow passes run beside photon tracing and the photon tree, so the
+// frame takes less than the sum.
 struct PassTimes {
     double geometry_tree = 0, photon_trace = 0, photon_tree = 0, eye = 0, bounces = 0, shadow = 0, shade = 0,
            composite = 0;
-    double Total() const {
-        return geometry_tree + photon_trace + photon_tree + eye + bounces + shadow + shade + composite;
-    }
 };
 
 class FrameRenderer {

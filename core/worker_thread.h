@@ -1,0 +1,40 @@
+// One background host thread that runs one task at a time, so that two chains of passes can be
+// issued at once. Each host thread queues its GPU work on its own default stream (the build uses
+// per-thread default streams, core/backend.h), so the GPU overlaps the two chains where either
+// leaves it idle. A task must use its own Backend: a backend's scratch serves one chain.
+#pragma once
+
+#include <condition_variable>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+namespace caustica {
+
+class WorkerThread {
+public:
+    WorkerThread();
+    ~WorkerThread();  // waits for the running task
+    WorkerThread(const WorkerThread&) = delete;
+    WorkerThread& operator=(const WorkerThread&) = delete;
+
+    // Starts task on the thread. A task still running (one whose Wait() was skipped because the
+    // caller failed) is waited for first, and its error dropped: the caller's came first.
+    void Start(std::function<void()> task);
+    // Waits for the task and rethrows what it threw.
+    void Wait();
+
+private:
+    void Loop();
+    void WaitIdle(std::unique_lock<std::mutex>& lock);
+
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::function<void()> task_;
+    bool busy_ = false, stopping_ = false;
+    std::exception_ptr error_;
+    std::thread thread_;
+};
+
+}  // namespace caustica
