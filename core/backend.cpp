@@ -13,10 +13,15 @@ namespace caustica {
 
 struct Backend::ScratchMemory {
     Buffer<unsigned char> bytes;
+    Buffer<unsigned long long> lookback;
+    uint32_t lookback_tag = 0;
+    unsigned long long tiles_handed_out = 0;
 };
 
 Backend::Backend(DeviceKind kind) : kind_(kind), scratch_(std::make_unique<ScratchMemory>()) {
-    scratch_->bytes = Buffer<unsigned char>(kind == DeviceKind::Cuda ? MemorySpace::Device : MemorySpace::Host);
+    const MemorySpace space = kind == DeviceKind::Cuda ? MemorySpace::Device : MemorySpace::Host;
+    scratch_->bytes = Buffer<unsigned char>(space);
+    scratch_->lookback = Buffer<unsigned long long>(space);
 }
 Backend::Backend(Backend&&) noexcept = default;
 Backend& Backend::operator=(Backend&&) noexcept = default;
@@ -79,6 +84,25 @@ void Backend::Synchronize() const {
 void* Backend::Scratch(size_t bytes) const {
     scratch_->bytes.Resize(bytes, false);
     return scratch_->bytes.data();
+}
+
+Backend::LookbackStatus Backend::Lookback(size_t tiles) const {
+    ScratchMemory& m = *scratch_;
+    constexpr uint32_t kTags = 1u << 30;  // the status words keep 30 bits of the tag
+    const size_t capacity = m.lookback.capacity();
+    m.lookback.Resize(1 + tiles, false);
+    // New memory, or tags about to repeat: clear the words (tag 0 is never handed out) and the
+    // tile counter. The clearing is queued before the pass that uses them.
+    if (m.lookback.capacity() != capacity || m.lookback_tag + 1 == kTags) {
+        m.lookback.Resize(m.lookback.capacity(), false);
+        m.lookback.FillBytes(0);
+        m.lookback.Resize(1 + tiles, false);
+        m.lookback_tag = 0;
+        m.tiles_handed_out = 0;
+    }
+    const LookbackStatus status{m.lookback.data(), ++m.lookback_tag, m.tiles_handed_out};
+    m.tiles_handed_out += tiles;
+    return status;
 }
 
 }  // namespace caustica

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -43,6 +44,17 @@ public:
 
     // Temporary memory on this backend's device, valid until the next call. Grows by doubling.
     void* Scratch(size_t bytes) const;
+
+    // Status words for one GPU pass whose tiles take their prefix from their predecessors
+    // (core/parallel_for_ranked.h): word 0 hands out tile numbers, and tile t's status is word
+    // 1 + t. Each use gets a new tag and the first tile number it will be handed; words carry the
+    // tag of the use that wrote them, so no use needs to clear them first.
+    struct LookbackStatus {
+        unsigned long long* words;
+        uint32_t tag;
+        unsigned long long first_tile;
+    };
+    LookbackStatus Lookback(size_t tiles) const;
 
 private:
     explicit Backend(DeviceKind kind);
