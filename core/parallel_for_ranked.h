@@ -116,29 +116,42 @@ struct LookbackPrefix {
     }
 };
 
+// A tile's items are read and visited striped (item k * threads + thread: neighbouring threads,
+// neighbouring items, so the pass's reads coalesce) and scanned blocked (each thread a run of
+// items), through shared memory padded a word per 32 so that neither order conflicts on banks.
 template <class Pass>
 __global__ void __launch_bounds__(kRankedThreads) RankedKernel(Pass pass, uint32_t n, Backend::LookbackStatus status) {
     using Scan = cub::BlockScan<uint32_t, kRankedThreads>;
+    constexpr uint32_t kPadded = kRankedTile + kRankedTile / 32;
     __shared__ typename Scan::TempStorage scan;
+    __shared__ uint32_t entries[kPadded], before[kPadded];
     __shared__ uint32_t claimed;
+    const auto at = [](uint32_t local) { return local + local / 32; };
     // Tiles are numbered in the order blocks start, so a tile's predecessors are all running or
     // done, and its wait for them ends.
     if (threadIdx.x == 0) claimed = uint32_t(atomicAdd(&status.words[0], 1ull) - status.first_tile);
     __syncthreads();
-    const uint32_t tile = claimed;
-    const uint32_t first = tile * kRankedTile + threadIdx.x * kRankedItemsPerThread;
-    uint32_t entries[kRankedItemsPerThread];
-    uint32_t sum = 0;
+    const uint32_t first = claimed * kRankedTile;
     for (uint32_t k = 0; k < kRankedItemsPerThread; ++k) {
-        const uint32_t i = first + k;
-        entries[k] = i < n ? RankedEntry(pass, i) : 0u;
-        sum = SegmentedSum()(sum, entries[k]);
+        const uint32_t local = k * kRankedThreads + threadIdx.x;
+        entries[at(local)] = first + local < n ? RankedEntry(pass, first + local) : 0u;
     }
-    uint32_t before;
-    LookbackPrefix prefix{status.words + 1, tile, status.tag};
-    Scan(scan).ExclusiveScan(sum, before, SegmentedSum(), prefix);
-    for (uint32_t k = 0; k < kRankedItemsPerThread && first + k < n; ++k)
-        before = RankedVisit(pass, first + k, entries[k], before);
+    __syncthreads();
+    const uint32_t run = threadIdx.x * kRankedItemsPerThread;
+    uint32_t sum = 0;
+    for (uint32_t k = 0; k < kRankedItemsPerThread; ++k) sum = SegmentedSum()(sum, entries[at(run + k)]);
+    uint32_t running;
+    LookbackPrefix prefix{status.words + 1, claimed, status.tag};
+    Scan(scan).ExclusiveScan(sum, running, SegmentedSum(), prefix);
+    for (uint32_t k = 0; k < kRankedItemsPerThread; ++k) {
+        before[at(run + k)] = running;
+        running = SegmentedSum()(running, entries[at(run + k)]);
+    }
+    __syncthreads();
+    for (uint32_t k = 0; k < kRankedItemsPerThread; ++k) {
+        const uint32_t local = k * kRankedThreads + threadIdx.x;
+        if (first + local < n) RankedVisit(pass, first + local, entries[at(local)], before[at(local)]);
+    }
 }
 #endif
 
