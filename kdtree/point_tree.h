@@ -37,8 +37,11 @@ struct PointTreeParams {
     float radius = 0.0f;
     // The k the tree is built for (used by the derived R and by node-radius estimates).
     int expected_k = 50;
-    // VVH cost of traversing a node; visiting one point costs 1.
-    float cost_traversal = 1.0f;
+    // VVH cost of traversing a node; visiting one point costs 1. 4, not 1: leaves of a few more
+    // points and half the nodes made the exact KNN 12-17% faster in coherent order on an H100
+    // (1M plane and clustered sets, random order within 2%), and Algorithm 6 slower (it reads
+    // whole leaves three times); docs/benchmarks.md, run 20.
+    float cost_traversal = 4.0f;
     // Nodes at this depth become leaves (at most kMaxPointTreeDepth - 1).
     int max_depth = 48;
     // Algorithm 6: histogram bins (nhist) and shrinking iterations (niter).

@@ -93,12 +93,18 @@ TEST(PointTreeBuild, SmallNodesSplitByVvh) {
     const std::vector<Vec3> points = MakePoints(PointDistribution::Uniform, 5000, kSeed);
     PointTreeParams params;
     params.radius = 1e-4f;
+    params.cost_traversal = 1.0f;
     const PointTree tree = BuildOn(cpu, points, params);
     ASSERT_EQ(CheckPointTree(tree, Span<const Vec3>(points), params.max_depth), "");
     uint32_t largest_leaf = 0;
     for (const KdNode& n : tree.nodes.Download())
         if (n.IsLeaf()) largest_leaf = std::max(largest_leaf, n.Count());
-    EXPECT_LT(largest_leaf, 8u);  // with R near 0 the VVH splits down to a few points
+    EXPECT_LT(largest_leaf, 8u);  // with R near 0 and a node costing one point, down to a few points
+    // A dearer node visit: fewer, larger leaves.
+    params.cost_traversal = 4.0f;
+    const PointTree dear = BuildOn(cpu, points, params);
+    ASSERT_EQ(CheckPointTree(dear, Span<const Vec3>(points), params.max_depth), "");
+    EXPECT_LT(dear.nodes.size(), tree.nodes.size());
     // A radius as wide as the set: no split pays off in the small stage.
     params.radius = 10.0f;
     const PointTree wide = BuildOn(cpu, points, params);
