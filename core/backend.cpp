@@ -18,7 +18,16 @@ struct Backend::ScratchMemory {
     unsigned long long tiles_handed_out = 0;
 };
 
-Backend::Backend(DeviceKind kind) : kind_(kind), scratch_(std::make_unique<ScratchMemory>()) {
+Backend::Backend(DeviceKind kind, Priority priority) : kind_(kind), scratch_(std::make_unique<ScratchMemory>()) {
+#if CAUSTICA_WITH_CUDA
+    if (kind == DeviceKind::Cuda) {
+        int lowest = 0, highest = 0;
+        CA_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
+        launch_priority_ = priority == Priority::Highest ? highest : lowest;
+    }
+#else
+    (void)priority;
+#endif
     const MemorySpace space = kind == DeviceKind::Cuda ? MemorySpace::Device : MemorySpace::Host;
     scratch_->bytes = Buffer<unsigned char>(space);
     scratch_->lookback = Buffer<unsigned long long>(space);
@@ -40,16 +49,18 @@ bool CudaDeviceAvailable() {
 #endif
 }
 
-Backend Backend::Cpu() { return Backend(DeviceKind::Cpu); }
+Backend Backend::Cpu() { return Backend(DeviceKind::Cpu, Priority::Highest); }
+
+Backend Backend::Background() const { return Backend(kind_, Priority::Lowest); }
 
 Backend Backend::Create(const std::string& choice) {
     if (choice == "cpu") return Cpu();
-    if (choice == "auto") return CudaDeviceAvailable() ? Backend(DeviceKind::Cuda) : Cpu();
+    if (choice == "auto") return CudaDeviceAvailable() ? Backend(DeviceKind::Cuda, Priority::Highest) : Cpu();
     if (choice == "cuda") {
 #if CAUSTICA_WITH_CUDA
         if (!CudaDeviceAvailable())
             throw InputError("--device cuda: no CUDA device is available on this machine (use --device cpu or auto)");
-        return Backend(DeviceKind::Cuda);
+        return Backend(DeviceKind::Cuda, Priority::Highest);
 #else
         throw InputError("--device cuda: this build of caustica has no CUDA backend "
                          "(rebuild with the CUDA toolkit, or use --device cpu or auto)");

@@ -35,8 +35,12 @@ public:
     std::string Describe() const;
 
     // Another backend on the same device with its own scratch, for a chain of passes that a
-    // second host thread issues while this one's run.
-    Backend Sibling() const { return Backend(kind_); }
+    // second host thread issues while this one's run (core/worker_thread.h). Its GPU launches
+    // take the lowest priority, this one's the highest, so the background chain fills the SMs
+    // that this one leaves idle rather than slowing it down.
+    Backend Background() const;
+    // The priority of this backend's kernel launches (core/launch.h; lower numbers go first).
+    int LaunchPriority() const { return launch_priority_; }
 
     // Waits until the GPU work this host thread queued has finished (no-op on the CPU) and reports
     // launch errors.
@@ -57,10 +61,12 @@ public:
     LookbackStatus Lookback(size_t tiles) const;
 
 private:
-    explicit Backend(DeviceKind kind);
+    enum class Priority { Highest, Lowest };
+    Backend(DeviceKind kind, Priority priority);
     struct ScratchMemory;
 
     DeviceKind kind_;
+    int launch_priority_ = 0;
     std::unique_ptr<ScratchMemory> scratch_;
 };
 

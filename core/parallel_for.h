@@ -19,7 +19,7 @@
 #include "core/hd.h"
 
 #if defined(__CUDACC__)
-#include "core/cuda_check.h"
+#include "core/launch.h"
 #endif
 
 namespace caustica {
@@ -45,8 +45,8 @@ void ParallelFor(const Backend& backend, const char* name, size_t n, const F& f)
     if (backend.IsGpu()) {
 #if defined(__CUDACC__)
         constexpr int kBlock = 256;
-        detail::ParallelForKernel<<<unsigned((n + kBlock - 1) / kBlock), kBlock>>>(int(n), f);
-        detail::CheckLaunch(name);
+        detail::Launch(backend, name, detail::ParallelForKernel<F>, unsigned((n + kBlock - 1) / kBlock), kBlock, 0,
+                       int(n), f);
 #else
         detail::FailHostOnlyLaunch(name);
 #endif

@@ -48,8 +48,8 @@ void ParallelForLanes(const Backend& backend, const char* name, size_t n, const 
     if (backend.IsGpu()) {
 #if defined(__CUDACC__)
         const uint32_t blocks = uint32_t((n + detail::kWarpsPerBlock - 1) / detail::kWarpsPerBlock);
-        detail::WarpPerItemKernel<<<blocks, 32 * detail::kWarpsPerBlock>>>(pass, uint32_t(n));
-        detail::CheckLaunch(name);
+        detail::Launch(backend, name, detail::WarpPerItemKernel<Pass>, blocks, 32 * detail::kWarpsPerBlock, 0, pass,
+                       uint32_t(n));
 #else
         detail::FailHostOnlyLaunch(name);
 #endif

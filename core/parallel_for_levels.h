@@ -68,8 +68,7 @@ void ParallelForLevels(const Backend& backend, const char* name, const std::vect
             detail::LevelBounds b;
             b.levels = uint32_t(levels);
             std::copy(bounds.begin(), bounds.end(), b.bounds);
-            detail::LevelsInOneBlockKernel<<<1, detail::kOneBlockThreads>>>(b, up, f);
-            detail::CheckLaunch(name);
+            detail::Launch(backend, name, detail::LevelsInOneBlockKernel<F>, 1, detail::kOneBlockThreads, 0, b, up, f);
             return;
         }
     }

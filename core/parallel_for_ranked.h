@@ -164,8 +164,8 @@ void ParallelForRanked(const Backend& backend, const char* name, size_t n, const
     if (backend.IsGpu()) {
 #if defined(__CUDACC__)
         const size_t tiles = (n + detail::kRankedTile - 1) / detail::kRankedTile;
-        detail::RankedKernel<<<unsigned(tiles), detail::kRankedThreads>>>(pass, uint32_t(n), backend.Lookback(tiles));
-        detail::CheckLaunch(name);
+        detail::Launch(backend, name, detail::RankedKernel<Pass>, unsigned(tiles), detail::kRankedThreads, 0, pass,
+                       uint32_t(n), backend.Lookback(tiles));
 #else
         detail::FailHostOnlyLaunch(name);
 #endif

@@ -10,6 +10,7 @@
 #include <cub/device/device_select.cuh>
 
 #include "core/cuda_check.h"
+#include "core/launch.h"
 #include "core/primitives_impl.h"
 
 namespace caustica::gpu {
@@ -57,8 +58,8 @@ __global__ void __launch_bounds__(kSmallScanThreads) SmallExclusiveScanKernel(co
 template <class T>
 void ExclusiveScan(const Backend& backend, Span<const T> in, Span<T> out) {
     if (in.size() <= kSmallScanItems) {
-        SmallExclusiveScanKernel<T><<<1, kSmallScanThreads>>>(in.data(), out.data(), int(in.size()));
-        detail::CheckLaunch("exclusive scan");
+        detail::Launch(backend, "exclusive scan", SmallExclusiveScanKernel<T>, 1, kSmallScanThreads, 0, in.data(),
+                       out.data(), int(in.size()));
         return;
     }
     RunCub(backend, 0, [&](void*, void* temp, size_t& bytes) {

@@ -8,7 +8,7 @@
 #include "core/error.h"
 
 #if defined(__CUDACC__)
-#include "core/cuda_check.h"
+#include "core/launch.h"
 #include "core/parallel_for.h"
 #endif
 
@@ -227,8 +227,7 @@ void ChunkBounds(const Backend& backend, const LargeLevelView& level, uint32_t c
     if (level.node_count == 0 || chunk_bound == 0) return;
     if (backend.IsGpu()) {
 #if defined(__CUDACC__)
-        ChunkBoundsKernel<<<chunk_bound, level.chunk_size>>>(level);
-        detail::CheckLaunch("kdtree chunk bounds");
+        detail::Launch(backend, "kdtree chunk bounds", ChunkBoundsKernel, chunk_bound, level.chunk_size, 0, level);
         return;
 #endif
     }
@@ -243,9 +242,9 @@ void RunChunkClassify(const Backend& backend, const LargeLevelView& level, uint3
     if (level.node_count == 0 || chunk_bound == 0) return;
     if (backend.IsGpu()) {
 #if defined(__CUDACC__)
-        if (write) ChunkClassifyKernel<true><<<chunk_bound, level.chunk_size>>>(level);
-        else ChunkClassifyKernel<false><<<chunk_bound, level.chunk_size>>>(level);
-        detail::CheckLaunch(write ? "kdtree chunk classify" : "kdtree chunk count");
+        detail::Launch(backend, write ? "kdtree chunk classify" : "kdtree chunk count",
+                       write ? ChunkClassifyKernel<true> : ChunkClassifyKernel<false>, chunk_bound, level.chunk_size, 0,
+                       level);
         return;
 #endif
     }

@@ -5,7 +5,7 @@
 #include "core/parallel_for.h"
 
 #if defined(__CUDACC__)
-#include "core/cuda_check.h"
+#include "core/launch.h"
 #endif
 
 namespace caustica::bfs {
@@ -52,8 +52,8 @@ void SplitSmallNodes(const Backend& backend, const SmallSplitPass& pass, uint32_
 #if defined(__CUDACC__)
         if (count <= kWarpPerNodeMax) {
             const uint64_t threads = uint64_t(count) * 32;
-            SplitSmallNodesKernel<<<uint32_t((threads + kSplitBlock - 1) / kSplitBlock), kSplitBlock>>>(pass, count);
-            detail::CheckLaunch("kdtree split small nodes");
+            detail::Launch(backend, "kdtree split small nodes", SplitSmallNodesKernel,
+                           uint32_t((threads + kSplitBlock - 1) / kSplitBlock), kSplitBlock, 0, pass, count);
             return;
         }
 #endif

@@ -20,7 +20,7 @@
 #include "kdtree/knn_batch.h"
 
 #if defined(__CUDACC__)
-#include "core/cuda_check.h"
+#include "core/launch.h"
 #endif
 
 namespace caustica {
@@ -136,16 +136,15 @@ void KnnForEach(const Backend& backend, const PointTreeView& tree, const NodeRad
 #if defined(__CUDACC__)
         const uint32_t n = uint32_t(queries.size());
         if (exact && ExactSharedBytes(settings.k) <= kSharedWithoutOptIn) {  // no scratch: the heap is on chip
-            ExactKnnKernel<<<(n + kExactBlock - 1) / kExactBlock, kExactBlock, ExactSharedBytes(settings.k)>>>(
-                query, consume, n);
-            detail::CheckLaunch("exact knn batch");
+            detail::Launch(backend, "exact knn batch", ExactKnnKernel<Consumer>, (n + kExactBlock - 1) / kExactBlock,
+                           kExactBlock, ExactSharedBytes(settings.k), query, consume, n);
             return;
         }
         if (!exact) {
             SizeKnnScratch(settings, n, scratch);
-            HistogramKnnKernel<<<(n + kHistogramBlock - 1) / kHistogramBlock, kHistogramBlock>>>(
-                query, scratch.View(), consume, n);
-            detail::CheckLaunch("histogram knn batch");
+            detail::Launch(backend, "histogram knn batch", HistogramKnnKernel<Consumer>,
+                           (n + kHistogramBlock - 1) / kHistogramBlock, kHistogramBlock, 0, query, scratch.View(),
+                           consume, n);
             return;
         }
         // A larger k keeps its heap in the scratch slot (ExactPass).

@@ -37,14 +37,14 @@ struct FrameRenderer::State {
     uint32_t samples = 0;
     PassTimes times;
     // On the GPU the eye passes are issued from a second host thread, with their own backend
-    // (scratch), while this one issues the photon passes (AddSample).
+    // (scratch, and a lower launch priority), while this one issues the photon passes (AddSample).
     Backend eye_backend;
     std::unique_ptr<WorkerThread> eye_thread;  // last: it finishes its task before the rest goes
 
     explicit State(const Backend& b)
         : backend(b), triangles(b), shading(b), materials(b), textures(b), texels(b), lights(b), emission_lights(b),
           emission_cdf(b), emission_cells(b), geometry_builder(b), geometry_tree(b), photon_tracer(b), photons(b),
-          photon_map(b), eye(b), sum(b), display(b), eye_backend(b.Sibling()),
+          photon_map(b), eye(b), sum(b), display(b), eye_backend(b.Background()),
           eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
 
     // The exposure scales radiance; the debug views' colours are their own scale.
