@@ -301,19 +301,12 @@ struct EmitChildrenPass {
 // One stable split pass over the three concatenated lists (Zhou et al. 2008, section 5.1, after
 // Sengupta et al. 2007): left points first, each side in its old order. A position's rank is the
 // number of left points before it in its node's range of its list (core/parallel_for_ranked.h).
-//
-// The lists are ping-pong buffers. A position whose node leaves the large-node stage (a small
-// root, an empty child, a node that stops splitting) is finished: it is copied into the other
-// buffer once, at the level after it finished, and then both buffers hold it, so later levels
-// skip it (late levels have few points left). Its owner is kNone in both buffers from then on.
 struct SplitListsPass {
     const uint32_t* lists;
     const uint32_t* owner;
     const ActiveNode* active;
     const uint8_t* side;
     uint32_t n;
-    uint32_t level;
-    uint8_t* finished_at;  // the level at which each finished position finished
     uint32_t* new_lists;
     uint32_t* new_owner;
     // The node splitting at list position i, or null.
@@ -330,23 +323,16 @@ struct SplitListsPass {
     CA_HD void operator()(uint32_t j, uint32_t left_before, uint32_t left) const {
         const uint32_t a = j / n;
         const uint32_t i = j - a * n;
-        const uint32_t o = owner[i];
-        if (o == kNone && uint32_t(finished_at[i]) + 1 != level) return;  // both buffers hold it
-        if (o == kNone || !active[o].splits) {
+        const ActiveNode* act = Splitting(i);
+        if (!act) {
             new_lists[j] = lists[j];
-            if (a != 0) return;
-            new_owner[i] = kNone;
-            if (o != kNone) finished_at[i] = uint8_t(level);  // a node that stopped splitting
+            if (a == 0) new_owner[i] = kNone;
             return;
         }
-        const ActiveNode& act = active[o];
-        const uint32_t at = left ? act.begin + left_before
-                                 : act.begin + act.left_count + (i - act.begin - left_before);
+        const uint32_t at = left ? act->begin + left_before
+                                 : act->begin + act->left_count + (i - act->begin - left_before);
         new_lists[a * n + at] = lists[j];
-        if (a != 0) return;
-        const uint32_t child = left ? act.left_active : act.right_active;
-        new_owner[at] = child;
-        if (child == kNone) finished_at[at] = uint8_t(level);
+        if (a == 0) new_owner[at] = left ? act->left_active : act->right_active;
     }
 };
 
@@ -697,13 +683,12 @@ struct PointTreeBuilder::Impl {
     explicit Impl(const Backend& b)
         : lists{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
           owner{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
-          keys(b), side(b), finished_at(b), local(b), nodes(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
+          keys(b), side(b), local(b), nodes(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
           counts(b), small_flags(b), node_ids(b), small_roots(b) {}
     Buffer<uint32_t> lists[2];  // three concatenated sorted point-ID lists, ping-pong
     Buffer<uint32_t> owner[2];  // the active node of each list position, ping-pong
     Buffer<uint32_t> keys;      // the three lists' sort keys
     Buffer<uint8_t> side;       // the side of each point of a splitting node
-    Buffer<uint8_t> finished_at;  // SplitListsPass
     Buffer<uint8_t> local;
     Buffer<BuildNode> nodes;
     Buffer<ActiveNode> active[2];
@@ -771,7 +756,6 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     for (auto& o : m.owner) o.Resize(n, false);
     m.keys.Resize(3 * size_t(n), false);
     m.side.Resize(n, false);
-    m.finished_at.Resize(n, false);
     ParallelFor(b, "point tree: sort keys", n, SortKeysPass{pos, n, m.keys.data(), m.lists[0].data()});
     for (uint32_t a = 0; a < 3; ++a)
         RadixSortPairs(b, m.keys.span().subspan(a * n, n), m.lists[0].span().subspan(a * n, n));
@@ -788,7 +772,6 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     uint32_t node_count = 1;
     uint32_t active_count = n > T ? 1 : 0;
     int cur = 0;
-    uint32_t level = 0;
     if (active_count > 0) ParallelFor(b, "point tree: owner", n, FillPass{m.owner[0].data(), 0});
     while (active_count > 0) {
         ActiveNode* act = m.active[cur].data();
@@ -812,10 +795,9 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
         ParallelFor(b, "point tree: sides", n,
                     SidePass{m.lists[cur].data(), m.owner[cur].data(), act, n, m.side.data()});
         ParallelForRanked(b, "point tree: split lists", 3 * size_t(n),
-                          SplitListsPass{m.lists[cur].data(), m.owner[cur].data(), act, m.side.data(), n, level,
-                                         m.finished_at.data(), m.lists[1 - cur].data(), m.owner[1 - cur].data()});
+                          SplitListsPass{m.lists[cur].data(), m.owner[cur].data(), act, m.side.data(), n,
+                                         m.lists[1 - cur].data(), m.owner[1 - cur].data()});
         cur = 1 - cur;
-        ++level;
         node_count += new_nodes;
         m.level_begin.push_back(node_count);
         active_count = next_count;

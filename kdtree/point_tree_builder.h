@@ -13,8 +13,8 @@
 // Large nodes split at the spatial median unless it leaves fewer than min_split_fraction of the
 // points on one side; then at the point median (see PointTreeParams). The host waits once per
 // large-node level (to size the next), as in Zhou et al.'s coordination on the CPU.
-// Work memory: 47 bytes per point (two copies of the three lists, the active-node owner of each
-// position, the sort keys, the side, finishing level and small-node bit index of each point) and 72 bytes per breadth-first node; the tree
+// Work memory: 46 bytes per point (two copies of the three lists, the active-node owner of each
+// position, the sort keys, the side and small-node bit index of each point) and 72 bytes per breadth-first node; the tree
 // itself: 16 bytes per point and 40 bytes per node.
 #pragma once
 
