@@ -43,7 +43,9 @@ xdotool key --window "$window" x
 wait_for caustica-screenshot-0001.png
 xdotool key --window "$window" s
 wait_for ring.edited.yaml
-xdotool key --window "$window" q
+# The viewer may close its window on the key press, before xdotool sends the release, which then
+# fails with BadWindow: whether it quit cleanly is what its exit status says.
+xdotool key --window "$window" q 2>/dev/null || true
 wait $viewer_pid || { echo "FAIL: the viewer exited with an error"; cat viewer.log; exit 1; }
 
 if cmp -s caustica-screenshot-0000.png caustica-screenshot-0001.png; then
