@@ -76,8 +76,6 @@ Vec3 NormalMap::operator()(Vec3 n) const {
     return length > 0 ? m / length : n;
 }
 
-Vec3 Affine::Normal(Vec3 n) const { return NormalMap(*this)(n); }
-
 Affine ToAffine(const Transform& transform) {
     const Quaternion q = ToQuaternion(transform.rotate);
     const float w = q.w, x = q.x, y = q.y, z = q.z;

@@ -15,12 +15,10 @@ struct Affine {
 
     Vec3 Point(Vec3 p) const { return Vec3(Dot(rows[0], p), Dot(rows[1], p), Dot(rows[2], p)) + t; }
     Vec3 Direction(Vec3 d) const { return Vec3(Dot(rows[0], d), Dot(rows[1], d), Dot(rows[2], d)); }
-    // Transforms a normal by the inverse transpose of L (up to scale), then normalizes it. For
-    // many normals, make a NormalMap once.
-    Vec3 Normal(Vec3 n) const;
 };
 
-// Affine::Normal with its matrix worked out once.
+// Transforms normals by the inverse transpose of an Affine's L (up to scale) and normalizes them;
+// the matrix is worked out once, for all of an object's normals.
 class NormalMap {
 public:
     explicit NormalMap(const Affine& a);
