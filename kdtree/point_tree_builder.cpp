@@ -315,10 +315,13 @@ struct SplitListsPass {
         return o != kNone && active[o].splits ? &active[o] : nullptr;
     }
     CA_HD RankedItem Item(uint32_t j) const {
-        const uint32_t i = j % n;
+        const uint32_t a = j / n;
+        const uint32_t i = j - a * n;
         const ActiveNode* act = Splitting(i);
         if (!act) return {0, false};
-        return {side[lists[j]], i == act->begin};
+        // The split axis's own list needs no side: its first left_count entries go left.
+        const uint32_t left = a == act->axis ? uint32_t(i - act->begin < act->left_count) : side[lists[j]];
+        return {left, i == act->begin};
     }
     CA_HD void operator()(uint32_t j, uint32_t left_before, uint32_t left) const {
         const uint32_t a = j / n;
