@@ -19,7 +19,9 @@ namespace {
 
 constexpr uint32_t kNone = 0xffffffffu;
 
-enum NodeKind : uint32_t { kInterior = 0, kLeaf = 1, kSmallRoot = 2, kLarge = 3 };
+// kHole: the unused pair of child slots of a large node that became a leaf (every active node
+// gets two slots, so that a child's index needs no scan).
+enum NodeKind : uint32_t { kInterior = 0, kLeaf = 1, kSmallRoot = 2, kLarge = 3, kHole = 4 };
 
 // A node while the tree is built, in breadth-first order (Zhou's nodelist).
 struct BuildNode {
@@ -35,16 +37,19 @@ struct BuildNode {
     uint32_t address;       // preorder index
 };
 
-// A large node being split at the current level.
+// A large node being split at the current level. Its points lie at [begin, begin + count) of the
+// final lists and at [work, work + count) of the level's working lists, which hold the points of
+// active nodes only.
 struct ActiveNode {
     uint32_t node;
-    uint32_t begin, count;
+    uint32_t begin, work, count;
     Aabb cell;               // the space it owns (its parent's cell split at the parent's plane)
     uint32_t splits;         // 1 when it is split at this level
     uint32_t axis;
     float split;
     uint32_t left_count;
     uint32_t left_active, right_active;  // the children's indices in the next level, or kNone
+    uint32_t left_work, right_work;      // the children's places in the next working lists
 };
 
 CA_HD inline uint32_t PopCount(uint32_t x) {
@@ -144,13 +149,13 @@ CA_HD uint32_t FirstAtOrAbove(const Lanes& lanes, const Vec3* pos, const uint32_
 
 // Large-node split choice: an empty-space cut when a side of the cell is more than Ce empty, else
 // the spatial median of the tight box's longest axis (Zhou et al. 2008, section 3.1 and 5.1). The
-// left child's size comes from the split axis's sorted list. Writes the new nodes (low 32 bits)
-// and new large nodes (high 32 bits) for the offsets scan, and a trailing zero so that the scan's
-// last entry is the total.
+// left child's size comes from the split axis's sorted list. Writes the points of the new large
+// nodes (low 32 bits) and their number (high 32 bits) for the offsets scan, and a trailing zero so
+// that the scan's last entry is the total.
 struct DecideLargePass {
     const Vec3* pos;
-    const uint32_t* lists;
-    uint32_t n;
+    const uint32_t* lists;  // the working lists
+    uint32_t m;             // their length
     float empty_space_ratio;
     float min_split_fraction;
     uint32_t max_depth;
@@ -171,7 +176,7 @@ struct DecideLargePass {
         }
         ActiveNode& act = active[i];
         BuildNode& node = nodes[act.node];
-        const Aabb box = BoxFromLists(pos, lists, n, act.begin, act.count);
+        const Aabb box = BoxFromLists(pos, lists, m, act.work, act.count);
         const Vec3 extent = box.Extent();
         if (node.depth >= max_depth || (extent.x <= 0.0f && extent.y <= 0.0f && extent.z <= 0.0f)) {
             if (!writes) return;
@@ -215,7 +220,7 @@ struct DecideLargePass {
             // In a dense cluster the spatial median may cut off only a few points, and the node
             // needs many more levels; the point median of the same axis, read from its sorted
             // list, halves it instead.
-            const uint32_t* sorted = lists + uint32_t(axis) * n + act.begin;
+            const uint32_t* sorted = lists + uint32_t(axis) * m + act.work;
             left_count = FirstAtOrAbove(lanes, pos, sorted, act.count, axis, split);
             const uint32_t fewer = left_count < act.count - left_count ? left_count : act.count - left_count;
             if (float(fewer) < min_split_fraction * float(act.count)) {
@@ -235,9 +240,13 @@ struct DecideLargePass {
         act.axis = uint32_t(axis);
         act.split = split;
         act.left_count = left_count;
-        const uint64_t large = uint64_t(ChildKind(act.left_count, small_threshold) == kLarge) +
-                               uint64_t(ChildKind(act.count - act.left_count, small_threshold) == kLarge);
-        counts[i] = 2u | (large << 32);
+        uint64_t large = 0, large_points = 0;
+        for (const uint32_t c : {left_count, act.count - left_count}) {
+            if (ChildKind(c, small_threshold) != kLarge) continue;
+            ++large;
+            large_points += c;
+        }
+        counts[i] = large_points | (large << 32);
     }
 };
 
@@ -246,16 +255,15 @@ struct DecideLargePass {
 // comparing each entry's coordinate with the split instead (no side pass) made the 4M build 12%
 // slower on an H100: the gathered points (48 MB) miss L2, the side bytes (4 MB) do not.
 struct SidePass {
-    const uint32_t* lists;
+    const uint32_t* lists;  // the working lists
     const uint32_t* owner;
     const ActiveNode* active;
-    uint32_t n;
+    uint32_t m;
     uint8_t* side;
     CA_HD void operator()(int i) const {
-        const uint32_t o = owner[i];
-        if (o == kNone || !active[o].splits) return;
-        const ActiveNode& act = active[o];
-        side[lists[act.axis * n + uint32_t(i)]] = uint32_t(i) - act.begin < act.left_count ? 1 : 0;
+        const ActiveNode& act = active[owner[i]];
+        if (!act.splits) return;
+        side[lists[act.axis * m + uint32_t(i)]] = uint32_t(i) - act.work < act.left_count ? 1 : 0;
     }
 };
 
@@ -268,8 +276,15 @@ struct EmitChildrenPass {
     ActiveNode* next_active;
     CA_HD void operator()(int i) const {
         ActiveNode& act = active[i];
-        if (!act.splits) return;
-        const uint32_t left = first_new_node + uint32_t(offsets[i] & 0xffffffffu);
+        const uint32_t left = first_new_node + 2u * uint32_t(i);
+        if (!act.splits) {
+            BuildNode hole{};
+            hole.kind = kHole;
+            nodes[left] = hole;
+            nodes[left + 1] = hole;
+            return;
+        }
+        uint32_t work = uint32_t(offsets[i] & 0xffffffffu);
         uint32_t next = uint32_t(offsets[i] >> 32);
         BuildNode& parent = nodes[act.node];
         parent.left = left;
@@ -280,62 +295,72 @@ struct EmitChildrenPass {
             child.depth = parent.depth + 1;
             child.kind = ChildKind(child.count, small_threshold);
             nodes[left + c] = child;
-            uint32_t child_active = kNone;
+            uint32_t child_active = kNone, child_work = kNone;
             if (child.kind == kLarge) {
                 ActiveNode a{};
                 a.node = left + c;
                 a.begin = child.begin;
+                a.work = child_work = work;
                 a.count = child.count;
                 a.cell = act.cell;
                 if (c == 0) a.cell.hi[act.axis] = act.split;
                 else a.cell.lo[act.axis] = act.split;
                 child_active = next++;
                 next_active[child_active] = a;
+                work += child.count;
             }
-            if (c == 0) act.left_active = child_active;
-            else act.right_active = child_active;
+            if (c == 0) {
+                act.left_active = child_active;
+                act.left_work = child_work;
+            } else {
+                act.right_active = child_active;
+                act.right_work = child_work;
+            }
         }
     }
 };
 
-// One stable split pass over the three concatenated lists (Zhou et al. 2008, section 5.1, after
-// Sengupta et al. 2007): left points first, each side in its old order. A position's rank is the
-// number of left points before it in its node's range of its list (core/parallel_for_ranked.h).
+// One stable split pass over the three concatenated working lists (Zhou et al. 2008, section 5.1,
+// after Sengupta et al. 2007): left points first, each side in its old order. A position's rank is
+// the number of left points before it in its node's range of its list
+// (core/parallel_for_ranked.h). The points of children that are still large go to the next
+// working lists; all others are done and go to their place in the final lists, once. So a level
+// passes over the points of its active nodes only: in the last levels of a 4M-point build, a few
+// percent of them.
 struct SplitListsPass {
-    const uint32_t* lists;
+    const uint32_t* lists;  // the working lists, m entries each
     const uint32_t* owner;
     const ActiveNode* active;
     const uint8_t* side;
-    uint32_t n;
-    uint32_t* new_lists;
-    uint32_t* new_owner;
-    // The node splitting at list position i, or null.
-    CA_HD const ActiveNode* Splitting(uint32_t i) const {
-        const uint32_t o = owner[i];
-        return o != kNone && active[o].splits ? &active[o] : nullptr;
-    }
+    uint32_t m, next_m, n;
+    uint32_t* next_lists;
+    uint32_t* next_owner;
+    uint32_t* final_lists;  // n entries each
     CA_HD RankedItem Item(uint32_t j) const {
-        const uint32_t a = j / n;
-        const uint32_t i = j - a * n;
-        const ActiveNode* act = Splitting(i);
-        if (!act) return {0, false};
+        const uint32_t a = j / m;
+        const uint32_t i = j - a * m;
+        const ActiveNode& act = active[owner[i]];
+        if (!act.splits) return {0, false};
         // The split axis's own list needs no side: its first left_count entries go left.
-        const uint32_t left = a == act->axis ? uint32_t(i - act->begin < act->left_count) : side[lists[j]];
-        return {left, i == act->begin};
+        const uint32_t left = a == act.axis ? uint32_t(i - act.work < act.left_count) : side[lists[j]];
+        return {left, i == act.work};
     }
     CA_HD void operator()(uint32_t j, uint32_t left_before, uint32_t left) const {
-        const uint32_t a = j / n;
-        const uint32_t i = j - a * n;
-        const ActiveNode* act = Splitting(i);
-        if (!act) {
-            new_lists[j] = lists[j];
-            if (a == 0) new_owner[i] = kNone;
+        const uint32_t a = j / m;
+        const uint32_t i = j - a * m;
+        const ActiveNode& act = active[owner[i]];
+        if (!act.splits) {  // a leaf now
+            final_lists[a * n + act.begin + (i - act.work)] = lists[j];
             return;
         }
-        const uint32_t at = left ? act->begin + left_before
-                                 : act->begin + act->left_count + (i - act->begin - left_before);
-        new_lists[a * n + at] = lists[j];
-        if (a == 0) new_owner[at] = left ? act->left_active : act->right_active;
+        const uint32_t rank = left ? left_before : i - act.work - left_before;
+        const uint32_t child_work = left ? act.left_work : act.right_work;
+        if (child_work == kNone) {
+            final_lists[a * n + act.begin + (left ? 0u : act.left_count) + rank] = lists[j];
+            return;
+        }
+        next_lists[a * next_m + child_work + rank] = lists[j];
+        if (a == 0) next_owner[child_work + rank] = left ? act.left_active : act.right_active;
     }
 };
 
@@ -346,7 +371,7 @@ struct LeafBoxPass {
     BuildNode* nodes;
     CA_HD void operator()(int i) const {
         BuildNode& node = nodes[i];
-        if (node.kind != kInterior) node.box = BoxFromLists(pos, lists, n, node.begin, node.count);
+        if (node.kind != kInterior && node.kind != kHole) node.box = BoxFromLists(pos, lists, n, node.begin, node.count);
     }
 };
 
@@ -663,7 +688,7 @@ struct WriteLargePass {
     NodeRange* out_ranges;
     CA_HD void operator()(int i) const {
         const BuildNode& node = nodes[i];
-        if (node.kind == kSmallRoot) return;  // written with its subtree
+        if (node.kind == kSmallRoot || node.kind == kHole) return;  // written with its subtree, or no node
         out_nodes[node.address] = node.kind == kInterior
                                       ? KdNode::Interior(int(node.axis), node.split, nodes[node.left + 1].address)
                                       : KdNode::Leaf(node.begin, node.count);
@@ -684,14 +709,14 @@ struct PointsPass {
 
 struct PointTreeBuilder::Impl {
     explicit Impl(const Backend& b)
-        : lists{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
+        : final_lists(b), work{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
           owner{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
-          keys(b), side(b), local(b), nodes(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
+          side(b), local(b), nodes(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
           counts(b), small_flags(b), node_ids(b), small_roots(b) {}
-    Buffer<uint32_t> lists[2];  // three concatenated sorted point-ID lists, ping-pong
-    Buffer<uint32_t> owner[2];  // the active node of each list position, ping-pong
-    Buffer<uint32_t> keys;      // the three lists' sort keys
-    Buffer<uint8_t> side;       // the side of each point of a splitting node
+    Buffer<uint32_t> final_lists;  // three concatenated sorted point-ID lists, each node's points in place
+    Buffer<uint32_t> work[2];      // the same for the active nodes' points, ping-pong; the sort keys first
+    Buffer<uint32_t> owner[2];     // the active node of each working position, ping-pong
+    Buffer<uint8_t> side;          // the side of each point of a splitting node
     Buffer<uint8_t> local;
     Buffer<BuildNode> nodes;
     Buffer<ActiveNode> active[2];
@@ -755,18 +780,19 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     }
 
     // 1. Sorted lists.
-    for (auto& l : m.lists) l.Resize(3 * size_t(n), false);
+    m.final_lists.Resize(3 * size_t(n), false);
+    for (auto& w : m.work) w.Resize(3 * size_t(n), false);
     for (auto& o : m.owner) o.Resize(n, false);
-    m.keys.Resize(3 * size_t(n), false);
     m.side.Resize(n, false);
-    ParallelFor(b, "point tree: sort keys", n, SortKeysPass{pos, n, m.keys.data(), m.lists[0].data()});
+    Buffer<uint32_t>& keys = m.work[1];
+    ParallelFor(b, "point tree: sort keys", n, SortKeysPass{pos, n, keys.data(), m.work[0].data()});
     for (uint32_t a = 0; a < 3; ++a)
-        RadixSortPairs(b, m.keys.span().subspan(a * n, n), m.lists[0].span().subspan(a * n, n));
+        RadixSortPairs(b, keys.span().subspan(a * n, n), m.work[0].span().subspan(a * n, n));
 
     // 2. Large nodes.
     m.nodes.Resize(1, false);
     m.active[0].Resize(1, false);
-    ParallelFor(b, "point tree: root", 1, RootPass{pos, m.lists[0].data(), n, T, m.nodes.data(), m.active[0].data()});
+    ParallelFor(b, "point tree: root", 1, RootPass{pos, m.work[0].data(), n, T, m.nodes.data(), m.active[0].data()});
     Aabb root_box;
     CopyBytes(&root_box, MemorySpace::Host, &m.nodes.data()->box, m.nodes.space(), sizeof(Aabb));
     const float radius = prm.radius > 0.0f ? prm.radius : DerivedRadius(root_box, n, prm.expected_k);
@@ -774,38 +800,42 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     m.level_begin.assign({0u, 1u});
     uint32_t node_count = 1;
     uint32_t active_count = n > T ? 1 : 0;
+    uint32_t active_points = n;  // the length of the working lists
     int cur = 0;
-    if (active_count > 0) ParallelFor(b, "point tree: owner", n, FillPass{m.owner[0].data(), 0});
+    if (active_count == 0) std::swap(m.final_lists, m.work[0]);  // the root is done: its lists are final
+    else ParallelFor(b, "point tree: owner", n, FillPass{m.owner[0].data(), 0});
     while (active_count > 0) {
         ActiveNode* act = m.active[cur].data();
         m.counts.Resize(active_count + 1, false);
         ParallelForLanes(b, "point tree: decide large", active_count + 1,
-                         DecideLargePass{pos, m.lists[cur].data(), n, prm.empty_space_ratio, prm.min_split_fraction,
-                                         uint32_t(prm.max_depth), T, active_count, m.nodes.data(), act,
-                                         m.counts.data()});
+                         DecideLargePass{pos, m.work[cur].data(), active_points, prm.empty_space_ratio,
+                                         prm.min_split_fraction, uint32_t(prm.max_depth), T, active_count,
+                                         m.nodes.data(), act, m.counts.data()});
         ExclusiveScan(b, Span<const uint64_t>(m.counts.span()), m.counts.span());
         uint64_t totals = 0;  // the one wait of a level: the host sizes the next one
         CopyBytes(&totals, MemorySpace::Host, m.counts.data() + active_count, m.counts.space(), sizeof(totals));
-        const uint32_t new_nodes = uint32_t(totals & 0xffffffffu);
+        const uint32_t next_points = uint32_t(totals & 0xffffffffu);
         const uint32_t next_count = uint32_t(totals >> 32);
-        if (new_nodes == 0) break;  // every active node became a leaf
+        const uint32_t new_nodes = 2 * active_count;
         m.nodes.Resize(node_count + new_nodes);
         m.active[1 - cur].Resize(std::max<uint32_t>(next_count, 1), false);
         act = m.active[cur].data();
         ParallelFor(b, "point tree: emit children", active_count,
                     EmitChildrenPass{m.counts.data(), node_count, T, m.nodes.data(), act, m.active[1 - cur].data()});
         // One stable split pass over the three lists (Zhou et al. 2008, 5.1).
-        ParallelFor(b, "point tree: sides", n,
-                    SidePass{m.lists[cur].data(), m.owner[cur].data(), act, n, m.side.data()});
-        ParallelForRanked(b, "point tree: split lists", 3 * size_t(n),
-                          SplitListsPass{m.lists[cur].data(), m.owner[cur].data(), act, m.side.data(), n,
-                                         m.lists[1 - cur].data(), m.owner[1 - cur].data()});
+        ParallelFor(b, "point tree: sides", active_points,
+                    SidePass{m.work[cur].data(), m.owner[cur].data(), act, active_points, m.side.data()});
+        ParallelForRanked(b, "point tree: split lists", 3 * size_t(active_points),
+                          SplitListsPass{m.work[cur].data(), m.owner[cur].data(), act, m.side.data(), active_points,
+                                         next_points, n, m.work[1 - cur].data(), m.owner[1 - cur].data(),
+                                         m.final_lists.data()});
         cur = 1 - cur;
         node_count += new_nodes;
         m.level_begin.push_back(node_count);
         active_count = next_count;
+        active_points = next_points;
     }
-    const uint32_t* lists = m.lists[cur].data();
+    const uint32_t* lists = m.final_lists.data();
 
     // 3. Small nodes.
     ParallelFor(b, "point tree: leaf boxes", node_count, LeafBoxPass{pos, lists, n, m.nodes.data()});

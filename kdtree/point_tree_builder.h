@@ -5,7 +5,9 @@
 //   1. Three point-ID lists, sorted by x, y and z once (radix sort of order-preserving keys).
 //   2. Large nodes, one level at a time: the tight box in O(1) from the sorted lists; an empty-space
 //      cut (Ce) or the spatial median of the longest axis; one stable split pass over the three
-//      concatenated lists keeps every node's points contiguous and at one offset in all three.
+//      concatenated lists keeps every node's points contiguous and at one offset in all three. The
+//      pass reads working lists that hold the points of the level's large nodes only, and writes
+//      the points of nodes that are done to their final place, once.
 //   3. Small nodes (at most T points): each small root's subtree by the exact VVH cost, split
 //      candidates at point positions, point sets as 32-bit masks with popcount.
 //   4. Preorder output: a bottom-up size pass and a top-down address pass (Zhou Algorithm 5).
@@ -13,9 +15,10 @@
 // Large nodes split at the spatial median unless it leaves fewer than min_split_fraction of the
 // points on one side; then at the point median (see PointTreeParams). The host waits once per
 // large-node level (to size the next), as in Zhou et al.'s coordination on the CPU.
-// Work memory: 46 bytes per point (two copies of the three lists, the active-node owner of each
-// position, the sort keys, the side and small-node bit index of each point) and 72 bytes per breadth-first node; the tree
-// itself: 16 bytes per point and 40 bytes per node.
+// Work memory: 46 bytes per point (the three lists in final order, two working copies of them,
+// the second of which holds the sort keys while they sort, the active node of each working position
+// twice, the side and small-node bit index of each point) and 72 bytes per breadth-first node; the
+// tree itself: 16 bytes per point and 40 bytes per node.
 #pragma once
 
 #include <memory>
