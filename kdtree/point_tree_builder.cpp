@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/float_key.h"
 #include "core/lanes.h"
+#include "core/morton.h"
 #include "core/parallel_for_lanes.h"
 #include "core/parallel_for_levels.h"
 #include "core/parallel_for_ranked.h"
@@ -111,6 +112,39 @@ struct RootPass {
         a.cell = root.box;
         active[0] = a;
     }
+};
+
+// The points are numbered anew in Morton order of the root box, so that a node's points have
+// nearby numbers: the side bytes a node's list entries gather, and the positions, then share
+// cache lines. Sorted by the code, the input indices give each new number's point.
+struct MortonKeysPass {
+    const Vec3* pos;
+    const BuildNode* root;
+    uint32_t* keys;
+    uint32_t* ids;
+    CA_HD void operator()(int i) const {
+        keys[i] = MortonCode(pos[i], root->box);
+        ids[i] = uint32_t(i);
+    }
+};
+
+// Each point's new number, and the positions in the new order.
+struct RenumberPass {
+    const Vec3* pos;
+    const uint32_t* original;  // new number -> input index
+    uint32_t* renumbered;      // input index -> new number
+    Vec3* new_pos;
+    CA_HD void operator()(int j) const {
+        const uint32_t i = original[j];
+        renumbered[i] = uint32_t(j);
+        new_pos[j] = pos[i];
+    }
+};
+
+struct RenumberListsPass {
+    const uint32_t* renumbered;
+    uint32_t* lists;
+    CA_HD void operator()(int k) const { lists[k] = renumbered[lists[k]]; }
 };
 
 struct FillPass {
@@ -574,6 +608,7 @@ struct CountSink {
 // Lane 0 writes the nodes; each lane writes its share of a leaf's points.
 struct WriteSink {
     uint32_t address;
+    const uint32_t* original;
     KdNode* nodes;
     Aabb* boxes;
     NodeRange* ranges;
@@ -603,7 +638,7 @@ struct WriteSink {
         for (uint32_t t = lanes.Lane(); t < sub.count; t += Lanes::kCount) {
             if (!(mask >> t & 1u)) continue;
             const Vec3 p(sub.pts[0][t], sub.pts[1][t], sub.pts[2][t]);
-            points[range.first + PopCount(mask & ((1u << t) - 1u))] = TreePoint{p, sub.ids[t]};
+            points[range.first + PopCount(mask & ((1u << t) - 1u))] = TreePoint{p, original[sub.ids[t]]};
         }
     }
 };
@@ -637,6 +672,7 @@ struct SmallCountPass {
 
 struct SmallWritePass {
     SmallParams p;
+    const uint32_t* original;
     const uint32_t* small_roots;
     const BuildNode* nodes;
     KdNode* out_nodes;
@@ -648,7 +684,7 @@ struct SmallWritePass {
     CA_HD void Run(const Lanes& lanes, SmallSubtree& sub, uint32_t s) const {
         const BuildNode& root = nodes[small_roots[s]];
         sub.Load(lanes, p.pos, p.lists, p.local, p.n, root.begin, root.count);
-        WriteSink sink{root.address, out_nodes, out_boxes, out_ranges, out_points};
+        WriteSink sink{root.address, original, out_nodes, out_boxes, out_ranges, out_points};
         sub.Build(lanes, root.begin, root.depth, p.max_depth, p.radius, p.cost_traversal, sink);
     }
 };
@@ -701,18 +737,21 @@ struct WriteLargePass {
 struct PointsPass {
     const Vec3* pos;
     const uint32_t* lists;
+    const uint32_t* original;
     TreePoint* out;
-    CA_HD void operator()(int i) const { out[i] = TreePoint{pos[lists[i]], lists[i]}; }
+    CA_HD void operator()(int i) const { out[i] = TreePoint{pos[lists[i]], original[lists[i]]}; }
 };
 
 }  // namespace
 
 struct PointTreeBuilder::Impl {
     explicit Impl(const Backend& b)
-        : final_lists(b), work{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
+        : positions(b), original(b), final_lists(b), work{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
           owner{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
           side(b), local(b), nodes(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
           counts(b), small_flags(b), node_ids(b), small_roots(b) {}
+    Buffer<Vec3> positions;        // the points in Morton order
+    Buffer<uint32_t> original;     // the input index of each of them
     Buffer<uint32_t> final_lists;  // three concatenated sorted point-ID lists, each node's points in place
     Buffer<uint32_t> work[2];      // the same for the active nodes' points, ping-pong; the sort keys first
     Buffer<uint32_t> owner[2];     // the active node of each working position, ping-pong
@@ -762,7 +801,7 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     const PointTreeParams& prm = params_;
     const uint32_t n = uint32_t(positions.size());
     CA_CHECK_MSG(positions.size() < (size_t(1) << 29), "too many points for the point tree: ", positions.size());
-    const Vec3* pos = positions.data();
+    const Vec3* input = positions.data();
     const uint32_t T = uint32_t(prm.small_node_threshold);
 
     if (n == 0) {  // one empty leaf
@@ -785,14 +824,22 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     for (auto& o : m.owner) o.Resize(n, false);
     m.side.Resize(n, false);
     Buffer<uint32_t>& keys = m.work[1];
-    ParallelFor(b, "point tree: sort keys", n, SortKeysPass{pos, n, keys.data(), m.work[0].data()});
+    ParallelFor(b, "point tree: sort keys", n, SortKeysPass{input, n, keys.data(), m.work[0].data()});
     for (uint32_t a = 0; a < 3; ++a)
         RadixSortPairs(b, keys.span().subspan(a * n, n), m.work[0].span().subspan(a * n, n));
 
     // 2. Large nodes.
     m.nodes.Resize(1, false);
     m.active[0].Resize(1, false);
-    ParallelFor(b, "point tree: root", 1, RootPass{pos, m.work[0].data(), n, T, m.nodes.data(), m.active[0].data()});
+    ParallelFor(b, "point tree: root", 1, RootPass{input, m.work[0].data(), n, T, m.nodes.data(), m.active[0].data()});
+    m.positions.Resize(n, false);
+    m.original.Resize(n, false);
+    ParallelFor(b, "point tree: morton keys", n, MortonKeysPass{input, m.nodes.data(), keys.data(), m.original.data()});
+    RadixSortPairs(b, keys.span().subspan(0, n), m.original.span(), 0, 30);
+    uint32_t* renumbered = m.owner[1].data();  // free until the first level
+    ParallelFor(b, "point tree: renumber", n, RenumberPass{input, m.original.data(), renumbered, m.positions.data()});
+    ParallelFor(b, "point tree: renumber lists", 3 * size_t(n), RenumberListsPass{renumbered, m.work[0].data()});
+    const Vec3* pos = m.positions.data();
     Aabb root_box;
     CopyBytes(&root_box, MemorySpace::Host, &m.nodes.data()->box, m.nodes.space(), sizeof(Aabb));
     const float radius = prm.radius > 0.0f ? prm.radius : DerivedRadius(root_box, n, prm.expected_k);
@@ -865,11 +912,11 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     out.boxes.Resize(root.size, false);
     out.ranges.Resize(root.size, false);
     out.points.Resize(n, false);
-    ParallelFor(b, "point tree: points", n, PointsPass{pos, lists, out.points.data()});
+    ParallelFor(b, "point tree: points", n, PointsPass{pos, lists, m.original.data(), out.points.data()});
     ParallelFor(b, "point tree: write large nodes", node_count,
                 WriteLargePass{m.nodes.data(), out.nodes.data(), out.boxes.data(), out.ranges.data()});
     ParallelForLanes(b, "point tree: small subtrees (write)", small_count,
-                     SmallWritePass{sp, m.small_roots.data(), m.nodes.data(), out.nodes.data(), out.boxes.data(),
+                     SmallWritePass{sp, m.original.data(), m.small_roots.data(), m.nodes.data(), out.nodes.data(), out.boxes.data(),
                                     out.ranges.data(), out.points.data()});
     out.bounds = root.box;
     out.max_depth = int(root.deepest);

@@ -2,7 +2,9 @@
 // backends run the same per-item passes and the same integer scans and stable sorts, so they give
 // the same tree bit for bit.
 //
-//   1. Three point-ID lists, sorted by x, y and z once (radix sort of order-preserving keys).
+//   1. Three point-ID lists, sorted by x, y and z once (radix sort of order-preserving keys); then
+//      the points are numbered anew in Morton order, so that a node's points have nearby numbers
+//      and what the passes read by point number shares cache lines.
 //   2. Large nodes, one level at a time: the tight box in O(1) from the sorted lists; an empty-space
 //      cut (Ce) or the spatial median of the longest axis; one stable split pass over the three
 //      concatenated lists keeps every node's points contiguous and at one offset in all three. The
@@ -15,10 +17,11 @@
 // Large nodes split at the spatial median unless it leaves fewer than min_split_fraction of the
 // points on one side; then at the point median (see PointTreeParams). The host waits once per
 // large-node level (to size the next), as in Zhou et al.'s coordination on the CPU.
-// Work memory: 46 bytes per point (the three lists in final order, two working copies of them,
-// the second of which holds the sort keys while they sort, the active node of each working position
-// twice, the side and small-node bit index of each point) and 72 bytes per breadth-first node; the
-// tree itself: 16 bytes per point and 40 bytes per node.
+// Work memory: 62 bytes per point (the points in Morton order and their input indices, the three
+// lists in final order, two working copies of them, the second of which holds the sort keys while
+// they sort, the active node of each working position twice, the side and small-node bit index of
+// each point) and 72 bytes per breadth-first node; the tree itself: 16 bytes per point and 40
+// bytes per node.
 #pragma once
 
 #include <memory>
