@@ -1,0 +1,41 @@
+// A few bytes read back from a backend's memory while the host goes on queuing work: Start queues
+// the copy behind the GPU work this host thread has queued so far and returns at once; Wait
+// returns the bytes once they have arrived. A builder that sizes its next step from a count can
+// so queue the rest of the current step before it waits, and the GPU does not idle while the
+// host wakes up. On the CPU backend Start copies at once. One copy at a time.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+
+#include "core/memory.h"
+
+namespace caustica {
+
+class Readback {
+public:
+    // space: where the bytes to read lie; capacity: the most bytes one copy reads.
+    Readback(MemorySpace space, size_t capacity);
+    ~Readback();
+    Readback(const Readback&) = delete;
+    Readback& operator=(const Readback&) = delete;
+
+    void Start(const void* src, size_t bytes);
+    // The bytes of the last Start (waits for them and reports GPU errors).
+    const void* Wait();
+
+    template <class T>
+    T Wait() {
+        T value;
+        std::memcpy(&value, Wait(), sizeof(T));
+        return value;
+    }
+
+private:
+    MemorySpace space_;
+    size_t capacity_;
+    void* host_ = nullptr;   // page-locked for a GPU copy
+    void* event_ = nullptr;  // the GPU copy's completion (a cudaEvent_t)
+};
+
+}  // namespace caustica
