@@ -1,10 +1,12 @@
 // ParallelFor for items that need their rank: the sum of the counts of the items before them in
 // their segment. The pass gives each item's count and whether a new segment starts at it, and is
-// called with the item, its rank and its count:
+// called with the item, its rank and its count, and with what it carried over from reading the
+// item (so that the visit need not read it again):
 //
 //   struct Pass {
-//       CA_HD RankedItem Item(uint32_t i) const;  // counts < 2^31, and so is a segment's sum
-//       CA_HD void operator()(uint32_t i, uint32_t rank, uint32_t count) const;
+//       struct Carry { ... };  // small: a GPU thread keeps the carries of its items in registers
+//       CA_HD RankedItem Item(uint32_t i, Carry& carry) const;  // counts < 2^31, and so is a segment's sum
+//       CA_HD void operator()(uint32_t i, uint32_t rank, uint32_t count, const Carry& carry) const;
 //   };
 //
 // A stable split of many ranges at once is one such pass: count 1 for the items going left, a
@@ -49,16 +51,17 @@ struct SegmentedSum {
 };
 
 template <class Pass>
-CA_HD uint32_t RankedEntry(const Pass& pass, uint32_t i) {
-    const RankedItem item = pass.Item(i);
+CA_HD uint32_t RankedEntry(const Pass& pass, uint32_t i, typename Pass::Carry& carry) {
+    const RankedItem item = pass.Item(i, carry);
     return item.count | (i == 0 || item.starts_segment ? kSegmentStart : 0u);
 }
 
 // Calls the pass for an item given the segmented sum of the items before it; returns the sum
 // including it.
 template <class Pass>
-CA_HD uint32_t RankedVisit(const Pass& pass, uint32_t i, uint32_t entry, uint32_t before) {
-    pass(i, (entry & kSegmentStart) ? 0u : before & ~kSegmentStart, entry & ~kSegmentStart);
+CA_HD uint32_t RankedVisit(const Pass& pass, uint32_t i, uint32_t entry, uint32_t before,
+                           const typename Pass::Carry& carry) {
+    pass(i, (entry & kSegmentStart) ? 0u : before & ~kSegmentStart, entry & ~kSegmentStart, carry);
     return SegmentedSum()(before, entry);
 }
 
@@ -119,6 +122,8 @@ struct LookbackPrefix {
 // A tile's items are read and visited striped (item k * threads + thread: neighbouring threads,
 // neighbouring items, so the pass's reads coalesce) and scanned blocked (each thread a run of
 // items), through shared memory padded a word per 32 so that neither order conflicts on banks.
+// A thread reads all its items before it stores any: the reads of different items then overlap,
+// where a store between them (to memory the compiler cannot tell apart) would order them.
 template <class Pass>
 __global__ void __launch_bounds__(kRankedThreads) RankedKernel(Pass pass, uint32_t n, Backend::LookbackStatus status) {
     using Scan = cub::BlockScan<uint32_t, kRankedThreads>;
@@ -132,10 +137,15 @@ __global__ void __launch_bounds__(kRankedThreads) RankedKernel(Pass pass, uint32
     if (threadIdx.x == 0) claimed = uint32_t(atomicAdd(&status.words[0], 1ull) - status.first_tile);
     __syncthreads();
     const uint32_t first = claimed * kRankedTile;
+    typename Pass::Carry carries[kRankedItemsPerThread];
+    uint32_t mine[kRankedItemsPerThread];
+#pragma unroll
     for (uint32_t k = 0; k < kRankedItemsPerThread; ++k) {
-        const uint32_t local = k * kRankedThreads + threadIdx.x;
-        entries[at(local)] = first + local < n ? RankedEntry(pass, first + local) : 0u;
+        const uint32_t item = first + k * kRankedThreads + threadIdx.x;
+        mine[k] = item < n ? RankedEntry(pass, item, carries[k]) : 0u;
     }
+#pragma unroll
+    for (uint32_t k = 0; k < kRankedItemsPerThread; ++k) entries[at(k * kRankedThreads + threadIdx.x)] = mine[k];
     __syncthreads();
     const uint32_t run = threadIdx.x * kRankedItemsPerThread;
     uint32_t sum = 0;
@@ -148,9 +158,10 @@ __global__ void __launch_bounds__(kRankedThreads) RankedKernel(Pass pass, uint32
         running = SegmentedSum()(running, entries[at(run + k)]);
     }
     __syncthreads();
+#pragma unroll
     for (uint32_t k = 0; k < kRankedItemsPerThread; ++k) {
         const uint32_t local = k * kRankedThreads + threadIdx.x;
-        if (first + local < n) RankedVisit(pass, first + local, entries[at(local)], before[at(local)]);
+        if (first + local < n) RankedVisit(pass, first + local, mine[k], before[at(local)], carries[k]);
     }
 }
 #endif
@@ -175,8 +186,10 @@ void ParallelForRanked(const Backend& backend, const char* name, size_t n, const
         tbb::blocked_range<uint32_t>(0, uint32_t(n), 4096), 0u,
         [&pass](const tbb::blocked_range<uint32_t>& r, uint32_t before, bool final_sweep) {
             for (uint32_t i = r.begin(); i != r.end(); ++i) {
-                const uint32_t entry = detail::RankedEntry(pass, i);
-                before = final_sweep ? detail::RankedVisit(pass, i, entry, before) : detail::SegmentedSum()(before, entry);
+                typename Pass::Carry carry;
+                const uint32_t entry = detail::RankedEntry(pass, i, carry);
+                before = final_sweep ? detail::RankedVisit(pass, i, entry, before, carry)
+                                     : detail::SegmentedSum()(before, entry);
             }
             return before;
         },

@@ -15,9 +15,16 @@ struct RecordRanks {
     const uint8_t* starts;
     uint32_t* ranks;
     uint32_t* calls;  // how often each item was visited
-    CA_HD RankedItem Item(uint32_t i) const { return {counts[i], starts[i] != 0}; }
-    CA_HD void operator()(uint32_t i, uint32_t rank, uint32_t count) const {
-        ranks[i] = count == counts[i] ? rank : 0xffffffffu;  // the count handed back must be the item's
+    struct Carry {
+        uint32_t item;
+    };
+    CA_HD RankedItem Item(uint32_t i, Carry& carry) const {
+        carry.item = i;
+        return {counts[i], starts[i] != 0};
+    }
+    CA_HD void operator()(uint32_t i, uint32_t rank, uint32_t count, const Carry& carry) const {
+        // The count and the carry handed back must be the item's.
+        ranks[i] = count == counts[i] && carry.item == i ? rank : 0xffffffffu;
         ++calls[i];
     }
 };
