@@ -77,51 +77,47 @@ __device__ inline void PublishTile(unsigned long long* word, uint32_t tag, uint3
         (static_cast<unsigned long long>(tag) << 34) | (static_cast<unsigned long long>(state) << 32) | sum;
 }
 
-// SegmentedSum with its operands swapped: a scan in thread order over tiles that the threads hold
-// latest first then adds them in tile order.
-struct LaterFirstSegmentedSum {
-    CA_HD uint32_t operator()(uint32_t later, uint32_t earlier) const { return SegmentedSum()(earlier, later); }
-};
-
-// A tile's prefix from its predecessors (the look-back), by the whole block: it publishes the
-// tile's own sum, then each thread reads one predecessor's status, a block's width of tiles per
-// round trip, and the window's sums are added in tile order up to the nearest predecessor that
-// already holds everything before it (inclusive). The tiles of a wave publish their sums at about
-// the same time, so a tile walks back until it meets the front of inclusive tiles; with one warp
-// walking 32 tiles a round trip, that walk was most of the split pass's time (ncu, H100: 97 us a
-// level for 4M points).
-template <class Scan>
-__device__ uint32_t BlockLookback(typename Scan::TempStorage& scan, int& nearest_shared, unsigned long long* tiles,
-                                  uint32_t tile, uint32_t tag, uint32_t aggregate) {
-    const SegmentedSum op;
-    if (threadIdx.x == 0) PublishTile(&tiles[tile], tag, tile == 0 ? kTileInclusive : kTileAggregate, aggregate);
-    if (tile == 0) return 0;
-    uint32_t exclusive = 0;
-    for (int last = int(tile) - 1;; last -= int(kRankedThreads)) {
-        const int t = last - int(threadIdx.x);  // thread 0 looks at the nearest predecessor
-        uint32_t state = kTileInclusive, sum = 0;  // before tile 0: nothing
-        if (t >= 0) {
-            unsigned long long word;
-            do {
-                word = *reinterpret_cast<volatile unsigned long long*>(&tiles[t]);
-            } while (uint32_t(word >> 34) != tag);
-            state = uint32_t(word >> 32) & 3u;
-            sum = uint32_t(word);
+// The block scan's prefix callback, run by the first warp: publishes the tile's own sum, then
+// walks back over its predecessors 32 at a time, adding their sums until one that already holds
+// everything before it (inclusive) is found.
+struct LookbackPrefix {
+    unsigned long long* tiles;  // the status words, tile t at tiles[t]
+    uint32_t tile, tag;
+    __device__ uint32_t operator()(uint32_t aggregate) const {
+        const SegmentedSum op;
+        const uint32_t lane = threadIdx.x % 32;
+        if (tile == 0) {
+            if (lane == 0) PublishTile(&tiles[0], tag, kTileInclusive, aggregate);
+            return 0;
         }
-        __syncthreads();  // the scan storage (used before) and nearest_shared are free
-        if (threadIdx.x == 0) nearest_shared = int(kRankedThreads);
-        __syncthreads();
-        if (state == kTileInclusive) atomicMin(&nearest_shared, int(threadIdx.x));
-        __syncthreads();
-        const int nearest = nearest_shared;
-        uint32_t window, unused;
-        Scan(scan).ExclusiveScan(int(threadIdx.x) <= nearest ? sum : 0u, unused, 0u, LaterFirstSegmentedSum(), window);
-        exclusive = op(window, exclusive);
-        if (nearest < int(kRankedThreads)) break;
+        if (lane == 0) PublishTile(&tiles[tile], tag, kTileAggregate, aggregate);
+        uint32_t exclusive = 0;
+        for (int last = int(tile) - 1;; last -= 32) {
+            const int t = last - int(lane);  // lane 0 looks at the nearest predecessor
+            uint32_t state = kTileInclusive, sum = 0;  // before tile 0: nothing
+            if (t >= 0) {
+                unsigned long long word;
+                do {
+                    word = *reinterpret_cast<volatile unsigned long long*>(&tiles[t]);
+                } while (uint32_t(word >> 34) != tag);
+                state = uint32_t(word >> 32) & 3u;
+                sum = uint32_t(word);
+            }
+            const uint32_t inclusive = __ballot_sync(0xffffffffu, state == kTileInclusive);
+            const uint32_t nearest = inclusive ? uint32_t(__ffs(inclusive) - 1) : 31u;
+            // The window's sum, in tile order: higher lanes hold earlier tiles.
+            uint32_t window = lane <= nearest ? sum : 0u;
+            for (uint32_t offset = 1; offset < 32; offset *= 2) {
+                const uint32_t earlier = __shfl_down_sync(0xffffffffu, window, offset);
+                if (lane + offset < 32) window = op(earlier, window);
+            }
+            exclusive = op(__shfl_sync(0xffffffffu, window, 0), exclusive);
+            if (inclusive) break;
+        }
+        if (lane == 0) PublishTile(&tiles[tile], tag, kTileInclusive, op(exclusive, aggregate));
+        return exclusive;
     }
-    if (threadIdx.x == 0) PublishTile(&tiles[tile], tag, kTileInclusive, op(exclusive, aggregate));
-    return exclusive;
-}
+};
 
 // A tile's items are read and visited striped (item k * threads + thread: neighbouring threads,
 // neighbouring items, so the pass's reads coalesce) and scanned blocked (each thread a run of
@@ -135,7 +131,6 @@ __global__ void __launch_bounds__(kRankedThreads) RankedKernel(Pass pass, uint32
     __shared__ typename Scan::TempStorage scan;
     __shared__ uint32_t entries[kPadded], before[kPadded];
     __shared__ uint32_t claimed;
-    __shared__ int nearest;
     const auto at = [](uint32_t local) { return local + local / 32; };
     // Tiles are numbered in the order blocks start, so a tile's predecessors are all running or
     // done, and its wait for them ends.
@@ -155,9 +150,9 @@ __global__ void __launch_bounds__(kRankedThreads) RankedKernel(Pass pass, uint32
     const uint32_t run = threadIdx.x * kRankedItemsPerThread;
     uint32_t sum = 0;
     for (uint32_t k = 0; k < kRankedItemsPerThread; ++k) sum = SegmentedSum()(sum, entries[at(run + k)]);
-    uint32_t running, aggregate;
-    Scan(scan).ExclusiveScan(sum, running, 0u, SegmentedSum(), aggregate);
-    running = SegmentedSum()(BlockLookback<Scan>(scan, nearest, status.words + 1, claimed, status.tag, aggregate), running);
+    uint32_t running;
+    LookbackPrefix prefix{status.words + 1, claimed, status.tag};
+    Scan(scan).ExclusiveScan(sum, running, SegmentedSum(), prefix);
     for (uint32_t k = 0; k < kRankedItemsPerThread; ++k) {
         before[at(run + k)] = running;
         running = SegmentedSum()(running, entries[at(run + k)]);
