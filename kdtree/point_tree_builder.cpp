@@ -357,6 +357,14 @@ struct EmitChildrenPass {
     }
 };
 
+// Entry j of three concatenated lists of length m: its list and its position there. Two compares,
+// where a division by m (a run-time value) is a few dozen instructions, and the split pass needs it
+// twice per entry.
+struct ListEntry {
+    uint32_t list, position;
+    CA_HD ListEntry(uint32_t j, uint32_t m) : list(uint32_t(j >= m) + uint32_t(j >= 2 * m)), position(j - list * m) {}
+};
+
 // One stable split pass over the three concatenated working lists (Zhou et al. 2008, section 5.1,
 // after Sengupta et al. 2007): left points first, each side in its old order. A position's rank is
 // the number of left points before it in its node's range of its list
@@ -378,8 +386,8 @@ struct SplitListsPass {
         uint32_t point, owner;
     };
     CA_HD RankedItem Item(uint32_t j, Carry& carry) const {
-        const uint32_t a = j / m;
-        const uint32_t i = j - a * m;
+        const ListEntry e(j, m);
+        const uint32_t a = e.list, i = e.position;
         carry = {lists[j], owner[i]};
         const ActiveNode& act = active[carry.owner];
         if (!act.splits) return {0, false};
@@ -388,8 +396,8 @@ struct SplitListsPass {
         return {left, i == act.work};
     }
     CA_HD void operator()(uint32_t j, uint32_t left_before, uint32_t left, const Carry& carry) const {
-        const uint32_t a = j / m;
-        const uint32_t i = j - a * m;
+        const ListEntry e(j, m);
+        const uint32_t a = e.list, i = e.position;
         const ActiveNode& act = active[carry.owner];
         if (!act.splits) {  // a leaf now
             final_lists[a * n + act.begin + (i - act.work)] = carry.point;
