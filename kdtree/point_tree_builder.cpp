@@ -421,7 +421,8 @@ struct LeafBoxPass {
     BuildNode* nodes;
     CA_HD void operator()(int i) const {
         BuildNode& node = nodes[i];
-        if (node.kind != kInterior && node.kind != kHole) node.box = BoxFromLists(pos, lists, n, node.begin, node.count);
+        if (node.kind == kInterior || node.kind == kHole) return;
+        node.box = BoxFromLists(pos, lists, n, node.begin, node.count);
     }
 };
 
@@ -770,7 +771,7 @@ struct PointTreeBuilder::Impl {
     Buffer<Vec3> positions;        // the points in Morton order
     Buffer<uint32_t> original;     // the input index of each of them
     Buffer<uint32_t> final_lists;  // three concatenated sorted point-ID lists, each node's points in place
-    Buffer<uint32_t> work[2];      // the same for the active nodes' points, ping-pong; the sort keys first
+    Buffer<uint32_t> work[2];      // the same for the active nodes' points, ping-pong (work[1] sorts the keys)
     Buffer<uint32_t> owner[2];     // the active node of each working position, ping-pong
     Buffer<uint8_t> side;          // the side of each point of a splitting node
     Buffer<uint8_t> local;
@@ -870,8 +871,13 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     if (active_count == 0) std::swap(m.final_lists, m.work[0]);  // the root is done: its lists are final
     else ParallelFor(b, "point tree: owner", n, FillPass{m.owner[0].data(), 0});
     while (active_count > 0) {
-        ActiveNode* act = m.active[cur].data();
+        const uint32_t new_nodes = 2 * active_count;
+        // The last level's split pass may still run and read the offsets and its active nodes:
+        // let it finish before either buffer moves (only while they grow, in the first builds).
+        if (m.counts.capacity() < active_count + 1 || m.active[1 - cur].capacity() < new_nodes) b.Synchronize();
         m.counts.Resize(active_count + 1, false);
+        m.active[1 - cur].Resize(new_nodes, false);  // room for every child
+        ActiveNode* act = m.active[cur].data();
         ParallelForLanes(b, "point tree: decide large", active_count + 1,
                          DecideLargePass{pos, m.work[cur].data(), active_points, prm.empty_space_ratio,
                                          prm.min_split_fraction, uint32_t(prm.max_depth), T, active_count,
@@ -881,10 +887,7 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
         // before it waits for it: the GPU then runs those passes while the host waits and wakes.
         const uint64_t* total = m.counts.data() + active_count;
         m.level_totals.Start(total, sizeof(uint64_t));
-        const uint32_t new_nodes = 2 * active_count;
         m.nodes.Resize(node_count + new_nodes);
-        m.active[1 - cur].Resize(new_nodes, false);  // room for every child
-        act = m.active[cur].data();
         ParallelFor(b, "point tree: emit children", active_count,
                     EmitChildrenPass{m.counts.data(), node_count, T, m.nodes.data(), act, m.active[1 - cur].data()});
         // One stable split pass over the three lists (Zhou et al. 2008, 5.1).
@@ -935,8 +938,8 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     ParallelFor(b, "point tree: write large nodes", node_count,
                 WriteLargePass{m.nodes.data(), out.nodes.data(), out.boxes.data(), out.ranges.data()});
     ParallelForLanes(b, "point tree: small subtrees (write)", small_count,
-                     SmallWritePass{sp, m.original.data(), m.small_roots.data(), m.nodes.data(), out.nodes.data(), out.boxes.data(),
-                                    out.ranges.data(), out.points.data()});
+                     SmallWritePass{sp, m.original.data(), m.small_roots.data(), m.nodes.data(), out.nodes.data(),
+                                    out.boxes.data(), out.ranges.data(), out.points.data()});
     out.bounds = root.box;
     out.max_depth = int(root.deepest);
     out.radius = radius;

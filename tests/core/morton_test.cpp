@@ -13,13 +13,15 @@ namespace {
 uint32_t Interleaved(uint32_t x, uint32_t y, uint32_t z) {
     uint32_t code = 0;
     for (int bit = 0; bit < 10; ++bit)
-        code |= ((x >> bit & 1u) << (3 * bit)) | ((y >> bit & 1u) << (3 * bit + 1)) | ((z >> bit & 1u) << (3 * bit + 2));
+        code |= ((x >> bit & 1u) << (3 * bit)) | ((y >> bit & 1u) << (3 * bit + 1)) |
+                ((z >> bit & 1u) << (3 * bit + 2));
     return code;
 }
 
 TEST(Morton, InterleavesTheCellCoordinates) {
     const Aabb box(Vec3(-1.0f, 0.0f, 2.0f), Vec3(1.0f, 4.0f, 3.0f));
-    const uint32_t cells[][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {5, 700, 1023}, {1023, 1023, 1023}, {512, 3, 77}};
+    const uint32_t cells[][3] = {{0, 0, 0},     {1, 0, 0},          {0, 1, 0},   {0, 0, 1},
+                                 {5, 700, 1023}, {1023, 1023, 1023}, {512, 3, 77}};
     for (const auto& c : cells) {
         // The centre of the cell.
         Vec3 p;
@@ -41,7 +43,8 @@ TEST(Morton, DistinctCellsGetDistinctCodes) {
     std::set<uint32_t> codes;
     for (int x = 0; x < 16; ++x)
         for (int y = 0; y < 16; ++y)
-            for (int z = 0; z < 16; ++z) codes.insert(MortonCode(Vec3((x + 0.5f) / 16, (y + 0.5f) / 16, (z + 0.5f) / 16), box));
+            for (int z = 0; z < 16; ++z)
+                codes.insert(MortonCode(Vec3((x + 0.5f) / 16, (y + 0.5f) / 16, (z + 0.5f) / 16), box));
     EXPECT_EQ(codes.size(), 16u * 16u * 16u);
 }
 
