@@ -16,7 +16,8 @@
 //
 // Large nodes split at the spatial median unless it leaves fewer than min_split_fraction of the
 // points on one side; then at the point median (see PointTreeParams). The host waits once per
-// large-node level (to size the next), as in Zhou et al.'s coordination on the CPU.
+// large-node level (to size the next), as in Zhou et al.'s coordination on the CPU, but only after
+// it has queued the level's passes (core/readback.h).
 // Work memory: 62 bytes per point (the points in Morton order and their input indices, the three
 // lists in final order, two working copies of them, the second of which holds the sort keys while
 // they sort, the active node of each working position twice, the side and small-node bit index of
