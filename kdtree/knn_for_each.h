@@ -42,7 +42,8 @@ struct KnnQuery {
     CA_HD KnnOutcome RunHistogram(uint32_t i, Histogram& hist, KnnSlot slot) const {
         return HistogramKnn(tree, queries[i], EstimateRadius(tree, radii, queries[i]), settings, hist, slot);
     }
-    CA_HD KnnOutcome RunExact(uint32_t i, KnnSlot heap) const {
+    template <class Entries>
+    CA_HD KnnOutcome RunExact(uint32_t i, Entries heap) const {
         NoWork work;
         return ExactKnn(tree, queries[i], EstimateRadius(tree, radii, queries[i]), settings, heap, work);
     }
@@ -98,23 +99,21 @@ __global__ void __launch_bounds__(kHistogramBlock)
 }
 
 // The exact method's heap in shared memory: every sift step is a dependent read and write, which in
-// the result slot goes to L2 and back. k distances then k indices per thread, strided by the block
-// so that a warp hits distinct banks.
+// the result slot goes to L2 and back. One 8-byte entry (distance and index) per load, strided by
+// the block so that a warp's entries lie side by side.
 constexpr int kExactBlock = 64;
 constexpr size_t kSharedWithoutOptIn = 48 * 1024;  // the most a launch may ask for by default
 
-inline size_t ExactSharedBytes(int k) { return size_t(k) * 2 * sizeof(uint32_t) * kExactBlock; }
+inline size_t ExactSharedBytes(int k) { return size_t(k) * sizeof(HeapEntry) * kExactBlock; }
 
 template <class Consumer>
 __global__ void __launch_bounds__(kExactBlock) ExactKnnKernel(KnnQuery query, Consumer consume, uint32_t n) {
-    extern __shared__ uint32_t heap_words[];
+    extern __shared__ HeapEntry heap_entries[];
     const uint32_t i = blockIdx.x * kExactBlock + threadIdx.x;
     if (i >= n) return;
-    const uint32_t k = uint32_t(query.settings.k);
-    float* dist2 = reinterpret_cast<float*>(heap_words) + threadIdx.x;
-    uint32_t* indices = heap_words + k * kExactBlock + threadIdx.x;
-    const KnnSlot heap{indices, dist2, kExactBlock};
-    consume(i, heap, query.RunExact(i, heap));
+    const PairEntries heap{heap_entries + threadIdx.x, kExactBlock};
+    const KnnOutcome outcome = query.RunExact(i, heap);
+    consume(i, heap.Slot(), outcome);
 }
 #endif
 

@@ -122,6 +122,25 @@ struct WorkCount {
     }
 };
 
+// Calls visit(const TreePoint&, float dist2) for every point of leaf n, in order. The points are
+// loaded kLeafBatch at a time, so that a GPU thread waits for one batch's loads at once, not for
+// each point's (the exact KNN's point loop stalled on every load, docs/notes/photon-knn-performance.md §8).
+constexpr uint32_t kLeafBatch = 4;
+
+template <class Visit>
+CA_HD CA_INLINE void ForEachLeafPoint(const PointTreeView& tree, KdNode n, Vec3 q, Visit&& visit) {
+    const uint32_t end = n.first + n.Count();
+    for (uint32_t first = n.first; first < end; first += kLeafBatch) {
+        TreePoint batch[kLeafBatch];
+        for (uint32_t j = 0; j < kLeafBatch; ++j) {
+            if (first + j < end) batch[j] = LoadPoint(tree.points, first + j);
+        }
+        for (uint32_t j = 0; j < kLeafBatch; ++j) {
+            if (first + j < end) visit(batch[j], Distance2(batch[j].position, q));
+        }
+    }
+}
+
 // Calls visit(const TreePoint&, float dist2) for every point with dist2 <= r * r, depth first with
 // a stack of far children; a child is skipped when its split plane is farther than r.
 template <class Visit, class Work>
@@ -138,13 +157,10 @@ CA_HD void RangeSearch(const PointTreeView& tree, Vec3 q, float r, Visit&& visit
         // A leaf's cell is often far larger than its points' box (on a caustic curve, a wall): its
         // box (an empty one is infinitely far) skips it when no point can lie within r.
         if (n.IsLeaf() && BoxDistance2(LoadBox(tree.boxes, node), q) <= r2) {
-            const uint32_t end = n.first + n.Count();
             work.Points(n.Count());
-            for (uint32_t i = n.first; i < end; ++i) {
-                const TreePoint p = LoadPoint(tree.points, i);
-                const float d2 = Distance2(p.position, q);
+            ForEachLeafPoint(tree, n, q, [&](const TreePoint& p, float d2) {
                 if (d2 <= r2) visit(p, d2);
-            }
+            });
         }
         if (n.IsLeaf()) {
             if (top == 0) return;
@@ -213,45 +229,88 @@ CA_HD CA_INLINE float FarthestTreeDistance(const PointTreeView& tree, Vec3 q) {
     return Length(far) * 1.00001f;
 }
 
-// A max-heap of squared distances (and indices) in a KnnSlot from entry base on, for the exact
-// selection of the nearest points.
-struct SlotHeap {
+// One entry of a KNN's max-heap: a squared distance and its point's index. 8 bytes, so that where
+// entries lie side by side (the GPU's heap in shared memory) one load or store moves one entry.
+struct alignas(8) HeapEntry {
+    float d2;
+    uint32_t index;
+};
+
+// A heap's entries in a KnnSlot, from entry base on (index 0 where the slot has no indices).
+struct SlotEntries {
     KnnSlot slot;
-    uint32_t base = 0, size = 0, capacity = 0;
+    uint32_t base = 0;
 
-    CA_HD float& D(uint32_t i) const { return slot.dist2[(base + i) * slot.stride]; }
-    CA_HD void Set(uint32_t i, float d2, uint32_t index) const {
-        slot.dist2[(base + i) * slot.stride] = d2;
-        if (slot.indices) slot.indices[(base + i) * slot.stride] = index;
+    CA_HD HeapEntry Load(uint32_t i) const {
+        const size_t at = size_t(base + i) * slot.stride;
+        return {slot.dist2[at], slot.indices ? slot.indices[at] : 0u};
     }
-    CA_HD uint32_t Index(uint32_t i) const { return slot.indices ? slot.indices[(base + i) * slot.stride] : 0; }
-    CA_HD bool Full() const { return size == capacity; }
-    CA_HD float Top() const { return D(0); }
+    CA_HD void Store(uint32_t i, HeapEntry e) const {
+        const size_t at = size_t(base + i) * slot.stride;
+        slot.dist2[at] = e.d2;
+        if (slot.indices) slot.indices[at] = e.index;
+    }
+};
 
-    // Keeps the capacity nearest offered points; ties keep the earlier one.
+// A heap's entries as whole HeapEntry words, entry i at pairs[i * stride].
+struct PairEntries {
+    HeapEntry* pairs;
+    uint32_t stride;
+
+    CA_HD HeapEntry Load(uint32_t i) const { return pairs[size_t(i) * stride]; }
+    CA_HD void Store(uint32_t i, HeapEntry e) const { pairs[size_t(i) * stride] = e; }
+    // The same entries as a KnnSlot (its stride counts 4-byte words).
+    CA_HD KnnSlot Slot() const { return {&pairs->index, &pairs->d2, 2 * stride}; }
+};
+
+// A max-heap of the capacity nearest offered points, over Entries (SlotEntries or PairEntries),
+// for the exact selection of the nearest points. Its largest squared distance stays in a register.
+template <class Entries>
+struct MaxHeap {
+    Entries entries;
+    uint32_t size = 0, capacity = 0;
+    float top = 0.0f;  // the root's squared distance, while size > 0
+
+    CA_HD bool Full() const { return size == capacity; }
+    CA_HD float Top() const { return top; }
+    CA_HD float D(uint32_t i) const { return entries.Load(i).d2; }
+
+    // Ties keep the earlier point.
     CA_HD void Offer(float d2, uint32_t index) {
         if (size < capacity) {
             uint32_t i = size++;
             while (i > 0) {
                 const uint32_t parent = (i - 1) / 2;
-                if (!(D(parent) < d2)) break;
-                Set(i, D(parent), Index(parent));
+                const HeapEntry p = entries.Load(parent);
+                if (!(p.d2 < d2)) break;
+                entries.Store(i, p);
                 i = parent;
             }
-            Set(i, d2, index);
+            entries.Store(i, {d2, index});
+            if (i == 0) top = d2;
             return;
         }
-        if (!(d2 < Top())) return;
+        if (!(d2 < top)) return;
         uint32_t i = 0;
         while (true) {
-            const uint32_t l = 2 * i + 1, r = l + 1;
+            const uint32_t l = 2 * i + 1;
             if (l >= size) break;
-            const uint32_t c = (r < size && D(l) < D(r)) ? r : l;
-            if (!(d2 < D(c))) break;
-            Set(i, D(c), Index(c));
+            uint32_t c = l;
+            HeapEntry child = entries.Load(l);
+            if (l + 1 < size) {
+                const HeapEntry right = entries.Load(l + 1);
+                if (child.d2 < right.d2) {
+                    c = l + 1;
+                    child = right;
+                }
+            }
+            if (!(d2 < child.d2)) break;
+            entries.Store(i, child);
+            if (i == 0) top = child.d2;
             i = c;
         }
-        Set(i, d2, index);
+        entries.Store(i, {d2, index});
+        if (i == 0) top = d2;
     }
 };
 
@@ -345,15 +404,14 @@ CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const
         return result;
     }
     // The points of the bins before the k-th one, and the nearest k - before_bin of its bin.
-    SlotHeap heap;
-    heap.slot = out;
-    heap.base = before_bin;
+    MaxHeap<SlotEntries> heap;
+    heap.entries = {out, before_bin};
     heap.capacity = k - before_bin;
     uint32_t written = 0;
     VisitWithin(tree, q, search_r, list, [&](uint32_t index, float d2) {
         const int bin = HistogramBin(sqrtf(d2), bin_rmin, bin_scale, bins);
         if (bin < bin_k) {
-            if (written == heap.base) return;  // cannot happen: the same arithmetic as the histogram
+            if (written == before_bin) return;  // cannot happen: the same arithmetic as the histogram
             if (out.indices) out.indices[written * out.stride] = index;
             out.dist2[written * out.stride] = d2;
             ++written;
@@ -375,8 +433,8 @@ CA_HD KnnOutcome HistogramKnn(const PointTreeView& tree, Vec3 q, float r0, const
 
 // The nearest points of q within the squared distance bound2 into heap, by depth-first search,
 // nearer child first, pruning by the current k-th distance once the heap is full.
-template <class Work>
-CA_HD void ExactKnnSearch(const PointTreeView& tree, Vec3 q, float bound2, SlotHeap& heap, Work& work) {
+template <class Heap, class Work>
+CA_HD void ExactKnnSearch(const PointTreeView& tree, Vec3 q, float bound2, Heap& heap, Work& work) {
     struct Entry {
         uint32_t node;
         float plane2;
@@ -385,47 +443,48 @@ CA_HD void ExactKnnSearch(const PointTreeView& tree, Vec3 q, float bound2, SlotH
     int top = 0;
     stack[top++] = {0, 0.0f};
     work.Pass();
+    float limit = heap.Full() ? heap.Top() : bound2;  // no point farther than this can enter the heap
     while (top > 0) {
         const Entry e = stack[--top];
-        if (e.plane2 > (heap.Full() ? heap.Top() : bound2)) continue;
+        if (e.plane2 > limit) continue;
         uint32_t node = e.node;
         while (true) {
             const KdNode n = LoadNode(tree.nodes, node);
             work.Nodes(1);
             if (n.IsLeaf()) {
                 // As in RangeSearch: a leaf whose box lies beyond the current bound has nothing to offer.
-                if (BoxDistance2(LoadBox(tree.boxes, node), q) > (heap.Full() ? heap.Top() : bound2)) break;
-                const uint32_t end = n.first + n.Count();
+                if (BoxDistance2(LoadBox(tree.boxes, node), q) > limit) break;
                 work.Points(n.Count());
-                for (uint32_t i = n.first; i < end; ++i) {
-                    const TreePoint p = LoadPoint(tree.points, i);
-                    const float d2 = Distance2(p.position, q);
-                    if (d2 <= bound2) heap.Offer(d2, p.index);
-                }
+                ForEachLeafPoint(tree, n, q, [&](const TreePoint& p, float d2) {
+                    if (d2 > bound2) return;
+                    heap.Offer(d2, p.index);
+                    if (heap.Full()) limit = heap.Top();
+                });
                 break;
             }
             const float d = q[n.Axis()] - n.split;
             const uint32_t near_child = d < 0.0f ? node + 1 : n.RightChild();
             const uint32_t far_child = d < 0.0f ? n.RightChild() : node + 1;
-            if (d * d <= (heap.Full() ? heap.Top() : bound2)) stack[top++] = {far_child, d * d};
+            if (d * d <= limit) stack[top++] = {far_child, d * d};
             node = near_child;
         }
     }
 }
 
-// The exact k nearest points with a bounded priority queue (a max-heap in the slot), same outcome
-// conventions as HistogramKnn. A finite r0 (node_radius.h: at least the k-th distance) prunes the
-// search before the heap fills; should the heap not fill within it, the search runs again within
-// max_radius, so any r0 gives the exact answer.
-template <class Work>
-CA_HD KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, float r0, const KnnSettings& s, KnnSlot out, Work& work) {
+// The exact k nearest points with a bounded priority queue (a max-heap over out: a KnnSlot, or
+// entries of PairEntries or SlotEntries), same outcome conventions as HistogramKnn. A finite r0
+// (node_radius.h: at least the k-th distance) prunes the search before the heap fills; should the
+// heap not fill within it, the search runs again within max_radius, so any r0 gives the exact answer.
+template <class Entries, class Work>
+CA_HD KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, float r0, const KnnSettings& s, Entries out,
+                          Work& work) {
     KnnOutcome result;
     if (s.k <= 0 || tree.point_count == 0) {
         result.radius = isinf(s.max_radius) ? 0.0f : s.max_radius;
         return result;
     }
-    SlotHeap heap;
-    heap.slot = out;
+    MaxHeap<Entries> heap;
+    heap.entries = out;
     heap.capacity = uint32_t(s.k);
     const float max2 = s.max_radius * s.max_radius;
     const bool bounded = r0 < s.max_radius;  // false for a NaN r0
@@ -445,6 +504,12 @@ CA_HD KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, float r0, const Knn
         result.radius = s.max_radius;
     }
     return result;
+}
+
+template <class Work>
+CA_HD KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, float r0, const KnnSettings& s, KnnSlot out,
+                          Work& work) {
+    return ExactKnn(tree, q, r0, s, SlotEntries{out}, work);
 }
 
 CA_HD inline KnnOutcome ExactKnn(const PointTreeView& tree, Vec3 q, const KnnSettings& s, KnnSlot out) {
