@@ -111,7 +111,12 @@ __global__ void __launch_bounds__(kExactBlock) ExactKnnKernel(KnnQuery query, Co
     extern __shared__ HeapEntry heap_entries[];
     const uint32_t i = blockIdx.x * kExactBlock + threadIdx.x;
     if (i >= n) return;
-    const PairEntries heap{heap_entries + threadIdx.x, kExactBlock};
+    // The thread's first entry as a shared-memory address in a register, its origin hidden by the
+    // empty asm: otherwise the compiler recomputes the shared window's base at every heap access
+    // (S2UR, ULEA and UMOV on sm_90: 130M more instructions for 2M queries in Nsight Compute).
+    uint32_t mine = uint32_t(__cvta_generic_to_shared(heap_entries + threadIdx.x));
+    asm("" : "+r"(mine));
+    const PairEntries heap{static_cast<HeapEntry*>(__cvta_shared_to_generic(mine)), kExactBlock};
     const KnnOutcome outcome = query.RunExact(i, heap);
     consume(i, heap.Slot(), outcome);
 }

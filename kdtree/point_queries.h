@@ -131,10 +131,9 @@ template <class Visit>
 CA_HD CA_INLINE void ForEachLeafPoint(const PointTreeView& tree, KdNode n, Vec3 q, Visit&& visit) {
     const uint32_t end = n.first + n.Count();
     for (uint32_t first = n.first; first < end; first += kLeafBatch) {
+        // Past the leaf's end the last point is read again (no branch), and not visited.
         TreePoint batch[kLeafBatch];
-        for (uint32_t j = 0; j < kLeafBatch; ++j) {
-            if (first + j < end) batch[j] = LoadPoint(tree.points, first + j);
-        }
+        for (uint32_t j = 0; j < kLeafBatch; ++j) batch[j] = LoadPoint(tree.points, first + j < end ? first + j : end - 1);
         for (uint32_t j = 0; j < kLeafBatch; ++j) {
             if (first + j < end) visit(batch[j], Distance2(batch[j].position, q));
         }
@@ -242,23 +241,24 @@ struct SlotEntries {
     uint32_t base = 0;
 
     CA_HD HeapEntry Load(uint32_t i) const {
-        const size_t at = size_t(base + i) * slot.stride;
+        const uint32_t at = (base + i) * slot.stride;
         return {slot.dist2[at], slot.indices ? slot.indices[at] : 0u};
     }
     CA_HD void Store(uint32_t i, HeapEntry e) const {
-        const size_t at = size_t(base + i) * slot.stride;
+        const uint32_t at = (base + i) * slot.stride;
         slot.dist2[at] = e.d2;
         if (slot.indices) slot.indices[at] = e.index;
     }
 };
 
-// A heap's entries as whole HeapEntry words, entry i at pairs[i * stride].
+// A heap's entries as whole HeapEntry words, entry i at pairs[i * stride]. 32-bit offsets: with
+// 64-bit ones the GPU recomputed its shared-memory window's base at every access.
 struct PairEntries {
     HeapEntry* pairs;
     uint32_t stride;
 
-    CA_HD HeapEntry Load(uint32_t i) const { return pairs[size_t(i) * stride]; }
-    CA_HD void Store(uint32_t i, HeapEntry e) const { pairs[size_t(i) * stride] = e; }
+    CA_HD HeapEntry Load(uint32_t i) const { return pairs[i * stride]; }
+    CA_HD void Store(uint32_t i, HeapEntry e) const { pairs[i * stride] = e; }
     // The same entries as a KnnSlot (its stride counts 4-byte words).
     CA_HD KnnSlot Slot() const { return {&pairs->index, &pairs->d2, 2 * stride}; }
 };
@@ -287,30 +287,27 @@ struct MaxHeap {
                 i = parent;
             }
             entries.Store(i, {d2, index});
-            if (i == 0) top = d2;
+            top = i == 0 ? d2 : top;
             return;
         }
         if (!(d2 < top)) return;
+        // Sift down. Where the left child is the last entry, the right one is read as the left again
+        // (never larger), so both are read without a branch.
         uint32_t i = 0;
+        float new_top = d2;
         while (true) {
             const uint32_t l = 2 * i + 1;
             if (l >= size) break;
-            uint32_t c = l;
-            HeapEntry child = entries.Load(l);
-            if (l + 1 < size) {
-                const HeapEntry right = entries.Load(l + 1);
-                if (child.d2 < right.d2) {
-                    c = l + 1;
-                    child = right;
-                }
-            }
+            const HeapEntry left = entries.Load(l), right = entries.Load(l + 1 < size ? l + 1 : l);
+            const bool go_right = left.d2 < right.d2;
+            const HeapEntry child = go_right ? right : left;
             if (!(d2 < child.d2)) break;
             entries.Store(i, child);
-            if (i == 0) top = child.d2;
-            i = c;
+            new_top = i == 0 ? child.d2 : new_top;
+            i = go_right ? l + 1 : l;
         }
         entries.Store(i, {d2, index});
-        if (i == 0) top = d2;
+        top = new_top;
     }
 };
 
