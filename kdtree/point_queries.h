@@ -265,8 +265,12 @@ struct PairEntries {
 
 // A max-heap of the capacity nearest offered points, over Entries (SlotEntries or PairEntries),
 // for the exact selection of the nearest points. Its largest squared distance stays in a register.
+// Four children a node: a sift reads a level's children at once and goes half as deep as in a
+// binary heap, so on the GPU it waits for half as many dependent shared-memory reads.
 template <class Entries>
 struct MaxHeap {
+    static constexpr uint32_t kArity = 4;
+
     Entries entries;
     uint32_t size = 0, capacity = 0;
     float top = 0.0f;  // the root's squared distance, while size > 0
@@ -275,12 +279,12 @@ struct MaxHeap {
     CA_HD float Top() const { return top; }
     CA_HD float D(uint32_t i) const { return entries.Load(i).d2; }
 
-    // Ties keep the earlier point.
+    // Keeps the capacity nearest offered points; a point as far as the farthest kept one is not taken.
     CA_HD void Offer(float d2, uint32_t index) {
         if (size < capacity) {
             uint32_t i = size++;
             while (i > 0) {
-                const uint32_t parent = (i - 1) / 2;
+                const uint32_t parent = (i - 1) / kArity;
                 const HeapEntry p = entries.Load(parent);
                 if (!(p.d2 < d2)) break;
                 entries.Store(i, p);
@@ -291,23 +295,38 @@ struct MaxHeap {
             return;
         }
         if (!(d2 < top)) return;
-        // Sift down. Where the left child is the last entry, the right one is read as the left again
-        // (never larger), so both are read without a branch.
         uint32_t i = 0;
         float new_top = d2;
         while (true) {
-            const uint32_t l = 2 * i + 1;
-            if (l >= size) break;
-            const HeapEntry left = entries.Load(l), right = entries.Load(l + 1 < size ? l + 1 : l);
-            const bool go_right = left.d2 < right.d2;
-            const HeapEntry child = go_right ? right : left;
+            const uint32_t first = kArity * i + 1;
+            if (first >= size) break;
+            uint32_t c;
+            const HeapEntry child = LargestChild(first, c);
             if (!(d2 < child.d2)) break;
             entries.Store(i, child);
             new_top = i == 0 ? child.d2 : new_top;
-            i = go_right ? l + 1 : l;
+            i = c;
         }
         entries.Store(i, {d2, index});
         top = new_top;
+    }
+
+private:
+    // The largest of the children from first on (the earliest of equals), and its position in at.
+    // Positions past the end read the first child again (never larger), so all four loads are
+    // issued together, without a branch.
+    CA_HD HeapEntry LargestChild(uint32_t first, uint32_t& at) const {
+        static_assert(kArity == 4, "a tournament of four");
+        auto position = [&](uint32_t j) { return first + j < size ? first + j : first; };
+        const uint32_t p0 = first, p1 = position(1), p2 = position(2), p3 = position(3);
+        const HeapEntry e0 = entries.Load(p0), e1 = entries.Load(p1), e2 = entries.Load(p2), e3 = entries.Load(p3);
+        // (0, 1) and (2, 3), then the winners; a later child wins only when strictly larger.
+        const bool b1 = e1.d2 > e0.d2, b3 = e3.d2 > e2.d2;
+        const HeapEntry a = b1 ? e1 : e0, b = b3 ? e3 : e2;
+        const uint32_t pa = b1 ? p1 : p0, pb = b3 ? p3 : p2;
+        const bool second = b.d2 > a.d2;
+        at = second ? pb : pa;
+        return second ? b : a;
     }
 };
 
