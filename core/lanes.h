@@ -1,8 +1,11 @@
-// The lanes that share one item's work: one thread (OneLane: the CPU, or a GPU thread alone) or the
-// 32 threads of a GPU warp (WarpLanes). Code written once against either takes the parts lane,
-// lane + kCount, ... of the item and combines the lanes' answers with Reduce, so the CPU and the
-// GPU run the same source. Reduce's operation must give the same bits in any order (a total order,
-// integer min/max), or the warp's answer would depend on how it paired the lanes.
+// The lanes that share one item's work: one thread (OneLane: the CPU, or a GPU thread alone), the
+// 32 threads of a GPU warp (WarpLanes) or the threads of a GPU block (BlockLanes). Code written
+// once against them takes the parts lane, lane + kCount, ... of the item and combines the lanes'
+// answers with Reduce (a warp) or ExclusiveScan (a block), so the CPU and the GPU run the same
+// source. Reduce's operation must give the same bits in any order (a total order, integer
+// min/max), or the warp's answer would depend on how it paired the lanes. A block is also its
+// warps: Warp() gives the lanes of the calling thread's warp, WarpIndex() which of kWarps it is
+// (OneLane is a block of one warp of one lane).
 #pragma once
 
 #include <cstdint>
@@ -10,15 +13,28 @@
 
 #include "core/hd.h"
 
+#if defined(__CUDACC__)
+#include <cub/block/block_scan.cuh>
+#endif
+
 namespace caustica {
 
 struct OneLane {
     static constexpr uint32_t kCount = 1;
+    static constexpr uint32_t kWarps = 1;
     CA_HD uint32_t Lane() const { return 0; }
+    CA_HD uint32_t WarpIndex() const { return 0; }
+    CA_HD OneLane Warp() const { return {}; }
     CA_HD void Sync() const {}
     template <class T, class Op>
     CA_HD T Reduce(const T& value, const Op&) const {
         return value;
+    }
+    // The values of the lanes before this one combined by op from identity; total gets all of them.
+    template <class T, class Op>
+    CA_HD T ExclusiveScan(const T& value, const T& identity, const Op&, T& total) const {
+        total = value;
+        return identity;
     }
 };
 
@@ -41,6 +57,27 @@ struct WarpLanes {
             value = op(value, other);
         }
         return value;
+    }
+};
+
+template <uint32_t kThreads>
+struct BlockLanes {
+    static_assert(kThreads % 32 == 0, "a block of whole warps");
+    static constexpr uint32_t kCount = kThreads;
+    static constexpr uint32_t kWarps = kThreads / 32;
+    __device__ uint32_t Lane() const { return threadIdx.x; }
+    __device__ uint32_t WarpIndex() const { return threadIdx.x / 32; }
+    __device__ WarpLanes Warp() const { return {}; }
+    // Makes the block's writes to shared and global memory visible to all of its threads.
+    __device__ void Sync() const { __syncthreads(); }
+    template <class T, class Op>
+    __device__ T ExclusiveScan(const T& value, const T& identity, const Op& op, T& total) const {
+        using Scan = cub::BlockScan<T, kThreads>;
+        __shared__ typename Scan::TempStorage storage;
+        T before;
+        Scan(storage).ExclusiveScan(value, before, identity, op, total);
+        __syncthreads();  // the storage serves the next scan
+        return before;
     }
 };
 #endif
