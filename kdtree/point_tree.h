@@ -29,6 +29,12 @@ struct PointTreeParams {
     // Nodes with at most this many points go to the small-node stage, which evaluates the exact
     // VVH cost (Zhou et al. 2008, section 5.1: T = 32; the bit masks are 32 bits wide).
     int small_node_threshold = 32;
+    // Nodes of at most this many points are built whole, each by one GPU block in its shared memory
+    // (kdtree/point_medium_subtree.h), where the nodes above them are split level by level over
+    // the whole set: the same tree, with fewer launches and host waits. 0: the most a block holds,
+    // min(2048, 64 * (small_node_threshold + 1)); small_node_threshold: every node above the small
+    // ones is split level by level.
+    int medium_node_threshold = 0;
     // R, the expected KNN query radius: the VVH extends node cells by it, and node-radius
     // estimates start from it (Zhou et al. 2008, section 5.1 and Appendix A). 0 derives it per
     // build from the minimal meaningful density: the radius that holds expected_k points if all

@@ -10,36 +10,21 @@
 #include "core/float_key.h"
 #include "core/lanes.h"
 #include "core/morton.h"
+#include "core/parallel_for_blocks.h"
 #include "core/parallel_for_lanes.h"
 #include "core/parallel_for_levels.h"
 #include "core/parallel_for_ranked.h"
 #include "core/primitives.h"
 #include "core/readback.h"
+#include "kdtree/point_build_node.h"
+#include "kdtree/point_large_split.h"
+#include "kdtree/point_medium_subtree.h"
+#include "kdtree/point_small_subtree.h"
 
 namespace caustica {
 namespace {
 
-constexpr uint32_t kNone = 0xffffffffu;
-
-// kHole: the unused pair of child slots of a large node that became a leaf (every active node
-// gets two slots, so that a child's index needs no scan).
-enum NodeKind : uint32_t { kInterior = 0, kLeaf = 1, kSmallRoot = 2, kLarge = 3, kHole = 4 };
-
-// A node while the tree is built, in breadth-first order (Zhou's nodelist). Nodes are written
-// whole; aligned to 16 bytes, a node is four vector stores instead of sixteen scalar ones (a
-// block's scattered scalar stores made the children pass take 21 us for 256 nodes on an H100).
-struct alignas(16) BuildNode {
-    uint32_t begin, count;  // its points in the sorted lists
-    Aabb box;               // tight box of its points
-    float split;
-    uint32_t axis;
-    uint32_t kind;
-    uint32_t left;          // breadth-first index of the left child; the right child follows it
-    uint32_t depth;
-    uint32_t size;          // nodes in its preorder subtree
-    uint32_t deepest;       // the deepest node in its subtree
-    uint32_t address;       // preorder index
-};
+using namespace point_build;
 
 // A large node being split at the current level. Its points lie at [begin, begin + count) of the
 // final lists and at [work, work + count) of the level's working lists, which hold the points of
@@ -55,31 +40,6 @@ struct alignas(16) ActiveNode {
     uint32_t left_active, right_active;  // the children's indices in the next level, or kNone
     uint32_t left_work, right_work;      // the children's places in the next working lists
 };
-
-CA_HD inline uint32_t PopCount(uint32_t x) {
-#if CA_DEVICE_CODE
-    return uint32_t(__popc(x));
-#else
-    return uint32_t(__builtin_popcount(x));
-#endif
-}
-
-// The tight box of count points starting at begin, in O(1): the first and last entries of the
-// three sorted lists (Zhou et al. 2008, section 5.1).
-CA_HD inline Aabb BoxFromLists(const Vec3* pos, const uint32_t* lists, uint32_t n, uint32_t begin, uint32_t count) {
-    if (count == 0) return Aabb();
-    Aabb box;
-    for (int a = 0; a < 3; ++a) {
-        box.lo[a] = pos[lists[a * n + begin]][a];
-        box.hi[a] = pos[lists[a * n + begin + count - 1]][a];
-    }
-    return box;
-}
-
-// The volume of a box extended by r on every side: V(d ± R) of the VVH (Zhou et al. 2008, 5.1).
-CA_HD inline float ExtendedVolume(Vec3 lo, Vec3 hi, float r) {
-    return (hi.x - lo.x + 2.0f * r) * (hi.y - lo.y + 2.0f * r) * (hi.z - lo.z + 2.0f * r);
-}
 
 struct SortKeysPass {
     const Vec3* pos;
@@ -98,16 +58,18 @@ struct RootPass {
     const Vec3* pos;
     const uint32_t* lists;
     uint32_t n;
-    uint32_t small_threshold;
+    uint32_t medium_max;
     BuildNode* nodes;
+    Aabb* cells;
     ActiveNode* active;
     CA_HD void operator()(int) const {
         BuildNode root{};
         root.begin = 0;
         root.count = n;
-        root.box = BoxFromLists(pos, lists, n, 0, n);
-        root.kind = n > small_threshold ? kLarge : kSmallRoot;
+        root.box = SortedBox(GlobalLists{pos, lists, n, 0}, n);
+        root.kind = n > medium_max ? kLarge : kMediumRoot;
         nodes[0] = root;
+        cells[0] = root.box;
         ActiveNode a{};
         a.node = 0;
         a.begin = 0;
@@ -156,54 +118,22 @@ struct FillPass {
     CA_HD void operator()(int i) const { out[i] = value; }
 };
 
-CA_HD inline uint32_t ChildKind(uint32_t count, uint32_t small_threshold) {
-    return count == 0 ? kLeaf : (count <= small_threshold ? kSmallRoot : kLarge);
-}
-
-struct Sum {
-    CA_HD uint32_t operator()(uint32_t a, uint32_t b) const { return a + b; }
-};
-
-// The number of points of a sorted list below x on the axis it is sorted by. The lanes share the
-// search: each step probes kCount positions that cut the range into kCount + 1 parts (one lane: a
-// binary search). Each probe is two dependent reads, so fewer steps is what makes it faster.
-template <class Lanes>
-CA_HD uint32_t FirstAtOrAbove(const Lanes& lanes, const Vec3* pos, const uint32_t* sorted, uint32_t count, int axis,
-                              float x) {
-    constexpr uint64_t parts = Lanes::kCount + 1;
-    const auto probe = [](uint32_t lo, uint32_t width, uint64_t j) { return lo + uint32_t(width * j / parts); };
-    uint32_t lo = 0, hi = count;  // the answer lies in [lo, hi]
-    while (lo < hi) {
-        const uint32_t base = lo, width = hi - lo;
-        const uint32_t mine = probe(base, width, lanes.Lane() + 1);
-        const uint32_t below = lanes.Reduce(pos[sorted[mine]][axis] < x ? 1u : 0u, Sum());
-        // The probes are in order, so the first 'below' of them are below x and the rest are not.
-        if (below > 0) lo = probe(base, width, below) + 1;
-        if (below < Lanes::kCount) hi = probe(base, width, below + 1);
-    }
-    return lo;
-}
-
-// Large-node split choice: an empty-space cut when a side of the cell is more than Ce empty, else
-// the spatial median of the tight box's longest axis (Zhou et al. 2008, section 3.1 and 5.1). The
-// left child's size comes from the split axis's sorted list. Writes the points of the new large
-// nodes (low 32 bits) and their number (high 32 bits) for the offsets scan, and a trailing zero so
-// that the scan's last entry is the total.
+// Each active node's split (kdtree/point_large_split.h), a warp each on the GPU. Writes the points
+// of the new large nodes (low 32 bits) and their number (high 32 bits) for the offsets scan, and a
+// trailing zero so that the scan's last entry is the total.
 struct DecideLargePass {
     const Vec3* pos;
     const uint32_t* lists;  // the working lists
     uint32_t m;             // their length
-    float empty_space_ratio;
-    float min_split_fraction;
-    uint32_t max_depth;
-    uint32_t small_threshold;
+    LargeSplitParams params;
+    uint32_t medium_max;
     uint32_t active_count;
     BuildNode* nodes;
     ActiveNode* active;
     uint64_t* counts;
 
     using Scratch = NoScratch;
-    // The lanes share the binary searches; lane 0 writes.
+    // The lanes share the searches; lane 0 writes.
     template <class Lanes>
     CA_HD void Run(const Lanes& lanes, NoScratch&, uint32_t i) const {
         const bool writes = lanes.Lane() == 0;
@@ -213,75 +143,24 @@ struct DecideLargePass {
         }
         ActiveNode& act = active[i];
         BuildNode& node = nodes[act.node];
-        const Aabb box = BoxFromLists(pos, lists, m, act.work, act.count);
-        const Vec3 extent = box.Extent();
-        if (node.depth >= max_depth || (extent.x <= 0.0f && extent.y <= 0.0f && extent.z <= 0.0f)) {
-            if (!writes) return;
-            node.box = box;
-            node.kind = kLeaf;  // too deep, or all points at one place: nothing to split
-            act.splits = 0;
-            counts[i] = 0;
-            return;
-        }
-        int axis = -1;
-        float split = 0.0f, best_ratio = empty_space_ratio;
-        uint32_t left_count = 0;  // points below the split
-        for (int a = 0; a < 3; ++a) {
-            const float cell_extent = act.cell.hi[a] - act.cell.lo[a];
-            if (!(cell_extent > 0.0f)) continue;
-            const float low_ratio = (box.lo[a] - act.cell.lo[a]) / cell_extent;
-            const float high_ratio = (act.cell.hi[a] - box.hi[a]) / cell_extent;
-            if (low_ratio > best_ratio) {
-                best_ratio = low_ratio;
-                axis = a;
-                split = box.lo[a];  // nothing lies below: the left child is empty
-                left_count = 0;
-            }
-            // Everything lies below: the right is empty. Only when the left cell gets smaller: a
-            // flat box (points on a wall) in a cell a few ulps wide would be cut again and again,
-            // each time by nothing, down to max_depth with all its points in one leaf.
-            const float above = nextafterf(box.hi[a], INFINITY);
-            if (high_ratio > best_ratio && above < act.cell.hi[a]) {
-                best_ratio = high_ratio;
-                axis = a;
-                split = above;
-                left_count = act.count;
-            }
-        }
-        if (axis < 0) {
-            axis = box.LongestAxis();
-            const float lo = box.lo[axis], hi = box.hi[axis];
-            split = lo + 0.5f * (hi - lo);
-            // Points below the plane go left; lo < split <= hi keeps both children non-empty.
-            if (!(split > lo)) split = hi;
-            // In a dense cluster the spatial median may cut off only a few points, and the node
-            // needs many more levels; the point median of the same axis, read from its sorted
-            // list, halves it instead.
-            const uint32_t* sorted = lists + uint32_t(axis) * m + act.work;
-            left_count = FirstAtOrAbove(lanes, pos, sorted, act.count, axis, split);
-            const uint32_t fewer = left_count < act.count - left_count ? left_count : act.count - left_count;
-            if (float(fewer) < min_split_fraction * float(act.count)) {
-                split = pos[sorted[act.count / 2]][axis];
-                // All points from the lowest up to the median share one coordinate: split above it.
-                if (!(split > lo))
-                    split = pos[sorted[FirstAtOrAbove(lanes, pos, sorted, act.count, axis, nextafterf(lo, INFINITY))]][axis];
-                left_count = FirstAtOrAbove(lanes, pos, sorted, act.count, axis, split);
-            }
-        }
+        const LargeSplit d = DecideLargeSplit(lanes, GlobalLists{pos, lists, m, act.work}, act.count, act.cell,
+                                              node.depth, params);
         if (!writes) return;
-        node.box = box;
-        node.kind = kInterior;
-        node.axis = uint32_t(axis);
-        node.split = split;
-        act.splits = 1;
-        act.axis = uint32_t(axis);
-        act.split = split;
-        act.left_count = left_count;
+        node.box = d.box;
+        node.kind = d.splits ? kInterior : kLeaf;  // a leaf: too deep, or all points at one place
+        node.axis = d.axis;
+        node.split = d.split;
+        act.splits = d.splits ? 1 : 0;
+        act.axis = d.axis;
+        act.split = d.split;
+        act.left_count = d.left_count;
         uint64_t large = 0, large_points = 0;
-        for (const uint32_t c : {left_count, act.count - left_count}) {
-            if (ChildKind(c, small_threshold) != kLarge) continue;
-            ++large;
-            large_points += c;
+        if (d.splits) {
+            for (const uint32_t c : {d.left_count, act.count - d.left_count}) {
+                if (ChildKind(c, 0, medium_max) != kLarge) continue;
+                ++large;
+                large_points += c;
+            }
         }
         counts[i] = large_points | (large << 32);
     }
@@ -304,11 +183,14 @@ struct SidePass {
     }
 };
 
+// The children of each active node: large ones become the next level's active nodes, the others
+// leaves (empty) or medium roots, whose cells are kept for their subtrees.
 struct EmitChildrenPass {
     const uint64_t* offsets;
     uint32_t first_new_node;
-    uint32_t small_threshold;
+    uint32_t medium_max;
     BuildNode* nodes;
+    Aabb* cells;
     ActiveNode* active;
     ActiveNode* next_active;
     CA_HD void operator()(int i) const {
@@ -330,8 +212,12 @@ struct EmitChildrenPass {
             child.begin = c == 0 ? act.begin : act.begin + act.left_count;
             child.count = c == 0 ? act.left_count : act.count - act.left_count;
             child.depth = parent.depth + 1;
-            child.kind = ChildKind(child.count, small_threshold);
+            child.kind = ChildKind(child.count, 0, medium_max);
             nodes[left + c] = child;
+            Aabb cell = act.cell;
+            if (c == 0) cell.hi[act.axis] = act.split;
+            else cell.lo[act.axis] = act.split;
+            if (child.kind == kMediumRoot) cells[left + c] = cell;
             uint32_t child_active = kNone, child_work = kNone;
             if (child.kind == kLarge) {
                 ActiveNode a{};
@@ -339,9 +225,7 @@ struct EmitChildrenPass {
                 a.begin = child.begin;
                 a.work = child_work = work;
                 a.count = child.count;
-                a.cell = act.cell;
-                if (c == 0) a.cell.hi[act.axis] = act.split;
-                else a.cell.lo[act.axis] = act.split;
+                a.cell = cell;
                 child_active = next++;
                 next_active[child_active] = a;
                 work += child.count;
@@ -414,6 +298,7 @@ struct SplitListsPass {
     }
 };
 
+// The boxes of the leaves the large-node levels made (too deep, all points at one place, or empty).
 struct LeafBoxPass {
     const Vec3* pos;
     const uint32_t* lists;
@@ -421,288 +306,49 @@ struct LeafBoxPass {
     BuildNode* nodes;
     CA_HD void operator()(int i) const {
         BuildNode& node = nodes[i];
-        if (node.kind == kInterior || node.kind == kHole) return;
-        node.box = BoxFromLists(pos, lists, n, node.begin, node.count);
+        if (node.kind == kLeaf) node.box = SortedBox(GlobalLists{pos, lists, n, node.begin}, node.count);
     }
 };
 
-struct SmallRootFlagPass {
+struct MediumRootFlagPass {
     const BuildNode* nodes;
     uint8_t* flags;
     uint32_t* ids;
     CA_HD void operator()(int i) const {
-        flags[i] = nodes[i].kind == kSmallRoot ? 1 : 0;
+        flags[i] = nodes[i].kind == kMediumRoot ? 1 : 0;
         ids[i] = uint32_t(i);
     }
 };
 
-// Each point's place in its small root's x-sorted range: the bit it owns in the root's masks.
-struct LocalIndexPass {
-    const BuildNode* nodes;
-    const uint32_t* small_roots;
-    const uint32_t* lists;
-    uint8_t* local;
-    CA_HD void operator()(int s) const {
-        const BuildNode& root = nodes[small_roots[s]];
-        for (uint32_t t = 0; t < root.count; ++t) local[lists[root.begin + t]] = uint8_t(t);
-    }
-};
-
-// A split of a small node at sorted position `position` of `axis`, ranked by a total order (the
-// lower VVH cost, then the lower axis, then the lower position), so that the best of a set is the
-// same whichever lanes look at its members and in whatever order.
-struct PointSplit {
-    float cost = INFINITY;
-    uint32_t axis = 3;
-    uint32_t position = 0;
-    CA_HD bool BetterThan(const PointSplit& o) const {
-        if (cost != o.cost) return cost < o.cost;
-        if (axis != o.axis) return axis < o.axis;
-        return position < o.position;
-    }
-};
-
-struct BetterSplit {
-    CA_HD PointSplit operator()(const PointSplit& a, const PointSplit& b) const { return b.BetterThan(a) ? b : a; }
-};
-
-// A box as the keys of its corners (core/float_key.h): their min and max have the same bits in any
-// order, where fminf's choice between -0 and +0 depends on the order.
-struct BoxKeys {
-    uint32_t lo[3], hi[3];
-};
-
-struct UniteBoxKeys {
-    CA_HD BoxKeys operator()(const BoxKeys& a, const BoxKeys& b) const {
-        BoxKeys u;
-        for (int i = 0; i < 3; ++i) {
-            u.lo[i] = b.lo[i] < a.lo[i] ? b.lo[i] : a.lo[i];
-            u.hi[i] = b.hi[i] > a.hi[i] ? b.hi[i] : a.hi[i];
+// kdtree/point_medium_subtree.h, a block per medium root. The count pass writes the slots of each
+// root's node store, and a trailing zero so that the offsets scan's last entry is the total.
+struct MediumCountPass {
+    static constexpr uint32_t kThreads = kMediumThreads;
+    using Scratch = MediumScratch;
+    MediumContext ctx;
+    uint32_t root_count;
+    uint32_t* slots;
+    template <class Block>
+    CA_HD void Run(const Block& block, MediumScratch& s, uint32_t r) const {
+        if (r == root_count) {
+            if (block.Lane() == 0) slots[r] = 0;
+            return;
         }
-        return u;
+        const uint32_t needed = BuildMedium<false>(block, s, ctx, r, nullptr, SmallWriteSink{});
+        if (block.Lane() == 0) slots[r] = needed;
     }
 };
 
-// The small-node stage for one small root (Zhou et al. 2008, Algorithm 4 with the VVH of 5.1): its
-// points as bits of 32-bit masks, and for each axis the masks of the points before each sorted
-// position and below its coordinate, so that a candidate's left count is one popcount and a split
-// is one AND. The subtree is made depth first, hence directly in preorder; Sink either counts it or
-// writes it. The lanes (core/lanes.h) share the points and the candidates: the CPU takes a root per
-// thread, the GPU a root per warp, where one thread per root left the GPU waiting on the slowest.
-struct SmallSubtree {
-    float pts[3][32];        // pts[a][t]: coordinate a of local point t
-    uint32_t ids[32];
-    uint8_t order[3][32];    // local points sorted by each axis
-    uint32_t before[3][32];  // before[a][s]: the points at sorted positions 0 .. s-1
-    uint32_t below[3][32];   // below[a][s]: the points below the coordinate at sorted position s
-    uint32_t count;
-
-    template <class Lanes>
-    CA_HD void Load(const Lanes& lanes, const Vec3* pos, const uint32_t* lists, const uint8_t* local, uint32_t n,
-                    uint32_t begin, uint32_t count_) {
-        count = count_;
-        for (uint32_t t = lanes.Lane(); t < count; t += Lanes::kCount) {
-            ids[t] = lists[begin + t];
-            const Vec3 p = pos[ids[t]];
-            for (int a = 0; a < 3; ++a) {
-                pts[a][t] = p[a];
-                order[a][t] = uint8_t(a == 0 ? t : local[lists[a * n + begin + t]]);
-            }
-        }
-        lanes.Sync();
-        for (uint32_t s = lanes.Lane(); s < count; s += Lanes::kCount) {
-            for (int a = 0; a < 3; ++a) {
-                const float x = pts[a][order[a][s]];
-                uint32_t all = 0, lower = 0;
-                for (uint32_t q = 0; q < s; ++q) {
-                    const uint32_t bit = 1u << order[a][q];
-                    all |= bit;
-                    if (pts[a][order[a][q]] < x) lower |= bit;
-                }
-                before[a][s] = all;
-                below[a][s] = lower;
-            }
-        }
-        lanes.Sync();
-    }
-
-    template <class Lanes>
-    CA_HD Aabb MaskBox(const Lanes& lanes, uint32_t mask) const {
-        BoxKeys k{{~0u, ~0u, ~0u}, {0u, 0u, 0u}};
-        for (uint32_t t = lanes.Lane(); t < count; t += Lanes::kCount) {
-            if (!(mask >> t & 1u)) continue;
-            for (int a = 0; a < 3; ++a) {
-                const uint32_t key = FloatKey(pts[a][t]);
-                k.lo[a] = key < k.lo[a] ? key : k.lo[a];
-                k.hi[a] = key > k.hi[a] ? key : k.hi[a];
-            }
-        }
-        k = lanes.Reduce(k, UniteBoxKeys());
-        return Aabb(Vec3(KeyFloat(k.lo[0]), KeyFloat(k.lo[1]), KeyFloat(k.lo[2])),
-                    Vec3(KeyFloat(k.hi[0]), KeyFloat(k.hi[1]), KeyFloat(k.hi[2])));
-    }
-
-    // The cheapest split of mask by the VVH (cost INFINITY when there is none to try). Candidates:
-    // the first point of the node at each coordinate that has some of the node below it.
-    template <class Lanes>
-    CA_HD PointSplit BestSplit(const Lanes& lanes, uint32_t mask, const Aabb& box, float r,
-                               float cost_traversal) const {
-        PointSplit best;
-        const uint32_t c = PopCount(mask);
-        const float volume = ExtendedVolume(box.lo, box.hi, r);
-        if (c < 2 || !(volume > 0.0f)) return best;
-        for (int a = 0; a < 3; ++a) {
-            for (uint32_t s = lanes.Lane(); s < count; s += Lanes::kCount) {
-                const uint32_t left = mask & before[a][s];
-                if (!(mask >> order[a][s] & 1u) || left == 0 || left != (mask & below[a][s])) continue;
-                const float x = pts[a][order[a][s]];
-                Vec3 left_hi = box.hi, right_lo = box.lo;
-                left_hi[a] = x;
-                right_lo[a] = x;
-                const uint32_t l = PopCount(left);
-                PointSplit split;
-                split.cost = cost_traversal + (float(l) * ExtendedVolume(box.lo, left_hi, r) +
-                                               float(c - l) * ExtendedVolume(right_lo, box.hi, r)) /
-                                                  volume;
-                split.axis = uint32_t(a);
-                split.position = s;
-                if (split.BetterThan(best)) best = split;
-            }
-        }
-        return lanes.Reduce(best, BetterSplit());
-    }
-
-    template <class Lanes, class Sink>
-    CA_HD void Build(const Lanes& lanes, uint32_t begin, uint32_t depth, uint32_t max_depth, float r,
-                     float cost_traversal, Sink& sink) const {
-        struct Entry {
-            uint32_t mask, depth, parent;  // parent: the slot whose right child this is, or kNone
-        };
-        Entry stack[34];
-        int top = 0;
-        stack[top++] = {count == 32 ? 0xffffffffu : (1u << count) - 1u, depth, kNone};
-        uint32_t slot = 0, points_done = 0;
-        while (top > 0) {
-            const Entry e = stack[--top];
-            if (e.parent != kNone) sink.SetRight(lanes, e.parent, slot);
-            const Aabb box = MaskBox(lanes, e.mask);
-            const uint32_t c = PopCount(e.mask);
-            const NodeRange range{begin + points_done, c};
-            const PointSplit best = e.depth < max_depth ? BestSplit(lanes, e.mask, box, r, cost_traversal) : PointSplit();
-            if (best.cost < float(c)) {  // a leaf visits every point: cost c
-                const uint32_t left = e.mask & before[best.axis][best.position];
-                const float split = pts[best.axis][order[best.axis][best.position]];
-                sink.Interior(lanes, slot, e.depth, int(best.axis), split, box, range);
-                stack[top++] = {e.mask & ~left, e.depth + 1, slot};
-                stack[top++] = {left, e.depth + 1, kNone};
-            } else {
-                sink.Leaf(lanes, slot, e.depth, box, range, e.mask, *this);
-                points_done += c;
-            }
-            ++slot;
-        }
-    }
-};
-
-struct CountSink {
-    uint32_t nodes = 0, deepest = 0;
-    template <class Lanes>
-    CA_HD void SetRight(const Lanes&, uint32_t, uint32_t) {}
-    template <class Lanes>
-    CA_HD void Interior(const Lanes&, uint32_t, uint32_t depth, int, float, const Aabb&, NodeRange) {
-        Count(depth);
-    }
-    template <class Lanes>
-    CA_HD void Leaf(const Lanes&, uint32_t, uint32_t depth, const Aabb&, NodeRange, uint32_t, const SmallSubtree&) {
-        Count(depth);
-    }
-    CA_HD void Count(uint32_t depth) {
-        ++nodes;
-        deepest = depth > deepest ? depth : deepest;
-    }
-};
-
-// Lane 0 writes the nodes; each lane writes its share of a leaf's points.
-struct WriteSink {
-    uint32_t address;
-    const uint32_t* original;
-    KdNode* nodes;
-    Aabb* boxes;
-    NodeRange* ranges;
-    TreePoint* points;
-    template <class Lanes>
-    CA_HD void SetRight(const Lanes& lanes, uint32_t parent, uint32_t slot) {
-        if (lanes.Lane() != 0) return;
-        KdNode& p = nodes[address + parent];
-        p = KdNode::Interior(p.Axis(), p.split, address + slot);
-    }
-    template <class Lanes>
-    CA_HD void Interior(const Lanes& lanes, uint32_t slot, uint32_t, int axis, float split, const Aabb& box,
-                        NodeRange range) {
-        if (lanes.Lane() != 0) return;
-        nodes[address + slot] = KdNode::Interior(axis, split, 0);
-        boxes[address + slot] = box;
-        ranges[address + slot] = range;
-    }
-    template <class Lanes>
-    CA_HD void Leaf(const Lanes& lanes, uint32_t slot, uint32_t, const Aabb& box, NodeRange range, uint32_t mask,
-                    const SmallSubtree& sub) {
-        if (lanes.Lane() == 0) {
-            nodes[address + slot] = KdNode::Leaf(range.first, range.count);
-            boxes[address + slot] = box;
-            ranges[address + slot] = range;
-        }
-        for (uint32_t t = lanes.Lane(); t < sub.count; t += Lanes::kCount) {
-            if (!(mask >> t & 1u)) continue;
-            const Vec3 p(sub.pts[0][t], sub.pts[1][t], sub.pts[2][t]);
-            points[range.first + PopCount(mask & ((1u << t) - 1u))] = TreePoint{p, original[sub.ids[t]]};
-        }
-    }
-};
-
-struct SmallParams {
-    const Vec3* pos;
-    const uint32_t* lists;
-    const uint8_t* local;
-    uint32_t n;
-    uint32_t max_depth;
-    float radius;
-    float cost_traversal;
-};
-
-struct SmallCountPass {
-    SmallParams p;
-    const uint32_t* small_roots;
-    BuildNode* nodes;
-    using Scratch = SmallSubtree;
-    template <class Lanes>
-    CA_HD void Run(const Lanes& lanes, SmallSubtree& sub, uint32_t s) const {
-        BuildNode& root = nodes[small_roots[s]];
-        sub.Load(lanes, p.pos, p.lists, p.local, p.n, root.begin, root.count);
-        CountSink sink;
-        sub.Build(lanes, root.begin, root.depth, p.max_depth, p.radius, p.cost_traversal, sink);
-        if (lanes.Lane() != 0) return;
-        root.size = sink.nodes;
-        root.deepest = sink.deepest;
-    }
-};
-
-struct SmallWritePass {
-    SmallParams p;
-    const uint32_t* original;
-    const uint32_t* small_roots;
-    const BuildNode* nodes;
-    KdNode* out_nodes;
-    Aabb* out_boxes;
-    NodeRange* out_ranges;
-    TreePoint* out_points;
-    using Scratch = SmallSubtree;
-    template <class Lanes>
-    CA_HD void Run(const Lanes& lanes, SmallSubtree& sub, uint32_t s) const {
-        const BuildNode& root = nodes[small_roots[s]];
-        sub.Load(lanes, p.pos, p.lists, p.local, p.n, root.begin, root.count);
-        WriteSink sink{root.address, original, out_nodes, out_boxes, out_ranges, out_points};
-        sub.Build(lanes, root.begin, root.depth, p.max_depth, p.radius, p.cost_traversal, sink);
+struct MediumWritePass {
+    static constexpr uint32_t kThreads = kMediumThreads;
+    using Scratch = MediumScratch;
+    MediumContext ctx;
+    const uint32_t* store_offsets;
+    BuildNode* stores;
+    SmallWriteSink out;
+    template <class Block>
+    CA_HD void Run(const Block& block, MediumScratch& s, uint32_t r) const {
+        BuildMedium<true>(block, s, ctx, r, stores + store_offsets[r], out);
     }
 };
 
@@ -716,7 +362,7 @@ struct UpPass {
             const BuildNode& r = nodes[node.left + 1];
             node.size = 1 + l.size + r.size;
             node.deepest = l.deepest > r.deepest ? l.deepest : r.deepest;
-        } else if (node.kind != kSmallRoot) {
+        } else if (node.kind != kMediumRoot) {  // a medium root's size is its count pass's
             node.size = 1;
             node.deepest = node.depth;
         }
@@ -736,21 +382,18 @@ struct DownPass {
 
 struct WriteLargePass {
     const BuildNode* nodes;
-    KdNode* out_nodes;
-    Aabb* out_boxes;
-    NodeRange* out_ranges;
+    SmallWriteSink out;
     CA_HD void operator()(int i) const {
         const BuildNode& node = nodes[i];
-        if (node.kind == kSmallRoot || node.kind == kHole) return;  // written with its subtree, or no node
-        out_nodes[node.address] = node.kind == kInterior
-                                      ? KdNode::Interior(int(node.axis), node.split, nodes[node.left + 1].address)
-                                      : KdNode::Leaf(node.begin, node.count);
-        out_boxes[node.address] = node.box;
-        out_ranges[node.address] = NodeRange{node.begin, node.count};
+        if (node.kind == kMediumRoot || node.kind == kHole) return;  // written with its subtree, or no node
+        out.WriteNode(node.address,
+                      node.kind == kInterior ? KdNode::Interior(int(node.axis), node.split, nodes[node.left + 1].address)
+                                             : KdNode::Leaf(node.begin, node.count),
+                      node.box, NodeRange{node.begin, node.count});
     }
 };
 
-// Points of large leaves in x order; the small-node stage rewrites its ranges in its leaf order.
+// Points of large leaves in x order; the medium subtrees rewrite their ranges in their leaf order.
 struct PointsPass {
     const Vec3* pos;
     const uint32_t* lists;
@@ -765,23 +408,27 @@ struct PointTreeBuilder::Impl {
     explicit Impl(const Backend& b)
         : positions(b), original(b), final_lists(b), work{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
           owner{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
-          side(b), local(b), nodes(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
+          side(b), local(b), nodes(b), cells(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
           counts(b), level_totals(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(uint64_t)),
-          small_flags(b), node_ids(b), small_roots(b) {}
+          medium_flags(b), node_ids(b), medium_roots(b), store_offsets(b), stores(b), small_shapes(b) {}
     Buffer<Vec3> positions;        // the points in Morton order
     Buffer<uint32_t> original;     // the input index of each of them
     Buffer<uint32_t> final_lists;  // three concatenated sorted point-ID lists, each node's points in place
     Buffer<uint32_t> work[2];      // the same for the active nodes' points, ping-pong (work[1] sorts the keys)
     Buffer<uint32_t> owner[2];     // the active node of each working position, ping-pong
     Buffer<uint8_t> side;          // the side of each point of a splitting node
-    Buffer<uint8_t> local;
-    Buffer<BuildNode> nodes;
+    Buffer<uint16_t> local;        // each point's place in its medium root's x list
+    Buffer<BuildNode> nodes;       // the large-node levels' nodes, breadth first
+    Buffer<Aabb> cells;            // the cells of the medium roots among them
     Buffer<ActiveNode> active[2];
     Buffer<uint64_t> counts;
-    Readback level_totals;
-    Buffer<uint8_t> small_flags;
+    Readback level_totals;         // each level's sizes, then the medium node stores' total
+    Buffer<uint8_t> medium_flags;
     Buffer<uint32_t> node_ids;
-    Buffer<uint32_t> small_roots;
+    Buffer<uint32_t> medium_roots;
+    Buffer<uint32_t> store_offsets;  // each medium root's node store in stores
+    Buffer<BuildNode> stores;
+    Buffer<uint32_t> small_shapes;   // by a small root's first list position: its nodes | deepest << 16
     std::vector<uint32_t> level_begin;
 };
 
@@ -792,6 +439,11 @@ PointTreeBuilder::PointTreeBuilder(const Backend& backend, PointTreeParams param
     CA_CHECK_MSG(params.max_depth >= 1 && params.max_depth < kMaxPointTreeDepth, "max_depth must be 1..",
                  kMaxPointTreeDepth - 1, ": ", params.max_depth);
     CA_CHECK_MSG(params.empty_space_ratio >= 0.0f, "empty_space_ratio: ", params.empty_space_ratio);
+    const int medium_most = int(MediumMaxPoints(uint32_t(params.small_node_threshold)));
+    CA_CHECK_MSG(params.medium_node_threshold == 0 || (params.medium_node_threshold >= params.small_node_threshold &&
+                                                       params.medium_node_threshold <= medium_most),
+                 "medium_node_threshold must be 0 or ", params.small_node_threshold, "..", medium_most, ": ",
+                 params.medium_node_threshold);
 }
 
 PointTreeBuilder::~PointTreeBuilder() = default;
@@ -847,10 +499,15 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     for (uint32_t a = 0; a < 3; ++a)
         RadixSortPairs(b, keys.span().subspan(a * n, n), m.work[0].span().subspan(a * n, n));
 
-    // 2. Large nodes.
+    // 2. Large nodes: those of more than medium_max points, level by level.
+    const uint32_t medium_max =
+        prm.medium_node_threshold > 0 ? uint32_t(prm.medium_node_threshold) : MediumMaxPoints(T);
+    const LargeSplitParams split_params{prm.empty_space_ratio, prm.min_split_fraction, uint32_t(prm.max_depth)};
     m.nodes.Resize(1, false);
+    m.cells.Resize(1, false);
     m.active[0].Resize(1, false);
-    ParallelFor(b, "point tree: root", 1, RootPass{input, m.work[0].data(), n, T, m.nodes.data(), m.active[0].data()});
+    ParallelFor(b, "point tree: root", 1,
+                RootPass{input, m.work[0].data(), n, medium_max, m.nodes.data(), m.cells.data(), m.active[0].data()});
     m.positions.Resize(n, false);
     m.original.Resize(n, false);
     ParallelFor(b, "point tree: morton keys", n, MortonKeysPass{input, m.nodes.data(), keys.data(), m.original.data()});
@@ -865,7 +522,7 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
 
     m.level_begin.assign({0u, 1u});
     uint32_t node_count = 1;
-    uint32_t active_count = n > T ? 1 : 0;
+    uint32_t active_count = n > medium_max ? 1 : 0;
     uint32_t active_points = n;  // the length of the working lists
     int cur = 0;
     if (active_count == 0) std::swap(m.final_lists, m.work[0]);  // the root is done: its lists are final
@@ -879,17 +536,18 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
         m.active[1 - cur].Resize(new_nodes, false);  // room for every child
         ActiveNode* act = m.active[cur].data();
         ParallelForLanes(b, "point tree: decide large", active_count + 1,
-                         DecideLargePass{pos, m.work[cur].data(), active_points, prm.empty_space_ratio,
-                                         prm.min_split_fraction, uint32_t(prm.max_depth), T, active_count,
-                                         m.nodes.data(), act, m.counts.data()});
+                         DecideLargePass{pos, m.work[cur].data(), active_points, split_params, medium_max,
+                                         active_count, m.nodes.data(), act, m.counts.data()});
         ExclusiveScan(b, Span<const uint64_t>(m.counts.span()), m.counts.span());
         // The host sizes the next level from the scan's total, but queues the rest of this level
         // before it waits for it: the GPU then runs those passes while the host waits and wakes.
         const uint64_t* total = m.counts.data() + active_count;
         m.level_totals.Start(total, sizeof(uint64_t));
         m.nodes.Resize(node_count + new_nodes);
+        m.cells.Resize(node_count + new_nodes);
         ParallelFor(b, "point tree: emit children", active_count,
-                    EmitChildrenPass{m.counts.data(), node_count, T, m.nodes.data(), act, m.active[1 - cur].data()});
+                    EmitChildrenPass{m.counts.data(), node_count, medium_max, m.nodes.data(), m.cells.data(), act,
+                                     m.active[1 - cur].data()});
         // One stable split pass over the three lists (Zhou et al. 2008, 5.1).
         ParallelFor(b, "point tree: sides", active_points,
                     SidePass{m.work[cur].data(), m.owner[cur].data(), act, active_points, m.side.data()});
@@ -905,22 +563,25 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
         active_points = uint32_t(totals & 0xffffffffu);
     }
     const uint32_t* lists = m.final_lists.data();
-
-    // 3. Small nodes.
     ParallelFor(b, "point tree: leaf boxes", node_count, LeafBoxPass{pos, lists, n, m.nodes.data()});
-    m.small_flags.Resize(node_count, false);
+
+    // 3. Medium subtrees, a block each (kdtree/point_medium_subtree.h): the count pass.
+    m.medium_flags.Resize(node_count, false);
     m.node_ids.Resize(node_count, false);
-    m.small_roots.Resize(node_count, false);
-    ParallelFor(b, "point tree: small roots", node_count,
-                SmallRootFlagPass{m.nodes.data(), m.small_flags.data(), m.node_ids.data()});
-    const uint32_t small_count = uint32_t(Compact(b, Span<const uint32_t>(m.node_ids.span()),
-                                                  Span<const uint8_t>(m.small_flags.span()), m.small_roots.span()));
+    m.medium_roots.Resize(node_count, false);
+    ParallelFor(b, "point tree: medium roots", node_count,
+                MediumRootFlagPass{m.nodes.data(), m.medium_flags.data(), m.node_ids.data()});
+    const uint32_t medium_count = uint32_t(Compact(b, Span<const uint32_t>(m.node_ids.span()),
+                                                   Span<const uint8_t>(m.medium_flags.span()), m.medium_roots.span()));
     m.local.Resize(n, false);
-    ParallelFor(b, "point tree: local indices", small_count,
-                LocalIndexPass{m.nodes.data(), m.small_roots.data(), lists, m.local.data()});
-    const SmallParams sp{pos, lists, m.local.data(), n, uint32_t(prm.max_depth), radius, prm.cost_traversal};
-    ParallelForLanes(b, "point tree: small subtrees (count)", small_count,
-                     SmallCountPass{sp, m.small_roots.data(), m.nodes.data()});
+    m.small_shapes.Resize(n, false);
+    m.store_offsets.Resize(medium_count + 1, false);
+    const MediumContext medium{pos, lists, m.medium_roots.data(), m.nodes.data(), m.cells.data(), m.local.data(),
+                               m.small_shapes.data(), n, T, split_params, radius, prm.cost_traversal};
+    ParallelForBlocks(b, "point tree: medium subtrees (count)", medium_count + 1,
+                      MediumCountPass{medium, medium_count, m.store_offsets.data()});
+    ExclusiveScan(b, Span<const uint32_t>(m.store_offsets.span()), m.store_offsets.span());
+    m.level_totals.Start(m.store_offsets.data() + medium_count, sizeof(uint32_t));
 
     // 4. Preorder output.
     ParallelForLevels(b, "point tree: up pass", m.level_begin, LevelOrder::Up, UpPass{m.nodes.data()});
@@ -929,17 +590,18 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     const uint32_t zero = 0;
     CopyBytes(&m.nodes.data()->address, m.nodes.space(), &zero, MemorySpace::Host, sizeof(zero));
     ParallelForLevels(b, "point tree: down pass", m.level_begin, LevelOrder::Down, DownPass{m.nodes.data()});
+    m.stores.Resize(m.level_totals.Wait<uint32_t>(), false);
 
     out.nodes.Resize(root.size, false);
     out.boxes.Resize(root.size, false);
     out.ranges.Resize(root.size, false);
     out.points.Resize(n, false);
+    const SmallWriteSink writer{0, m.original.data(), out.nodes.data(), out.boxes.data(), out.ranges.data(),
+                                out.points.data()};
     ParallelFor(b, "point tree: points", n, PointsPass{pos, lists, m.original.data(), out.points.data()});
-    ParallelFor(b, "point tree: write large nodes", node_count,
-                WriteLargePass{m.nodes.data(), out.nodes.data(), out.boxes.data(), out.ranges.data()});
-    ParallelForLanes(b, "point tree: small subtrees (write)", small_count,
-                     SmallWritePass{sp, m.original.data(), m.small_roots.data(), m.nodes.data(), out.nodes.data(),
-                                    out.boxes.data(), out.ranges.data(), out.points.data()});
+    ParallelFor(b, "point tree: write large nodes", node_count, WriteLargePass{m.nodes.data(), writer});
+    ParallelForBlocks(b, "point tree: medium subtrees (write)", medium_count,
+                      MediumWritePass{medium, m.store_offsets.data(), m.stores.data(), writer});
     out.bounds = root.box;
     out.max_depth = int(root.deepest);
     out.radius = radius;

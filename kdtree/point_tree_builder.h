@@ -10,19 +10,26 @@
 //      concatenated lists keeps every node's points contiguous and at one offset in all three. The
 //      pass reads working lists that hold the points of the level's large nodes only, and writes
 //      the points of nodes that are done to their final place, once.
-//   3. Small nodes (at most T points): each small root's subtree by the exact VVH cost, split
-//      candidates at point positions, point sets as 32-bit masks with popcount.
-//   4. Preorder output: a bottom-up size pass and a top-down address pass (Zhou Algorithm 5).
+//   3. Medium nodes (at most PointTreeParams::medium_node_threshold points, 2048 by default): each
+//      one's subtree built whole by one GPU block in shared memory, by the same large-node steps
+//      level by level down to the small nodes (at most T points), and those by the exact VVH cost,
+//      split candidates at point positions, point sets as 32-bit masks with popcount, a warp each
+//      (kdtree/point_medium_subtree.h, kdtree/point_small_subtree.h). The tree is the one that the
+//      large-node levels would make all the way down; the levels of the whole set stop about half
+//      way, and with them their launches and the host's waits.
+//   4. Preorder output: a bottom-up size pass and a top-down address pass (Zhou Algorithm 5), over
+//      the large-node levels and inside each medium subtree.
 //
 // Large nodes split at the spatial median unless it leaves fewer than min_split_fraction of the
 // points on one side; then at the point median (see PointTreeParams). The host waits once per
 // large-node level (to size the next), as in Zhou et al.'s coordination on the CPU, but only after
-// it has queued the level's passes (core/readback.h).
-// Work memory: 62 bytes per point (the points in Morton order and their input indices, the three
+// it has queued the level's passes (core/readback.h), and once for the number of medium nodes.
+// Work memory: 67 bytes per point (the points in Morton order and their input indices, the three
 // lists in final order, two working copies of them, the second of which holds the sort keys while
-// they sort, the active node of each working position twice, the side and small-node bit index of
-// each point) and 72 bytes per breadth-first node; the tree itself: 16 bytes per point and 40
-// bytes per node.
+// they sort, the active node of each working position twice, the side, medium-root place and
+// small-root shape of each point), about 100 bytes per breadth-first node of the large-node levels
+// and 64 bytes per large node inside the medium subtrees; the tree itself: 16 bytes per point and
+// 40 bytes per node.
 #pragma once
 
 #include <memory>

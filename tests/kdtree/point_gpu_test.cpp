@@ -53,6 +53,12 @@ void ExpectSameResults(const KnnResults& gpu, const KnnResults& cpu) {
     }
 }
 
+void Build(const Backend& backend, const std::vector<Vec3>& points, const PointTreeParams& params, PointTree& tree) {
+    Buffer<Vec3> positions(backend);
+    positions.Upload(points);
+    PointTreeBuilder(backend, params).Build(Span<const Vec3>(positions.span()), tree);
+}
+
 TEST(PointTreeGpu, SameTreeSameRadiiSameKnnAsCpu) {
     CA_REQUIRE_GPU(gpu);
     const Backend cpu = Backend::Cpu();
@@ -73,6 +79,27 @@ TEST(PointTreeGpu, SameTreeSameRadiiSameKnnAsCpu) {
             for (const std::string& f : CheckKnn(set.points, queries, settings, g.results, 1e-3f, &err))
                 ADD_FAILURE() << f;
             EXPECT_LE(err, 1e-3);
+        }
+    }
+}
+
+// The medium subtrees on the GPU, a block each, against the CPU's, and both against the tree of
+// the large-node levels alone (medium_node_threshold = small_node_threshold).
+TEST(PointTreeGpu, MediumSubtreesAsCpu) {
+    CA_REQUIRE_GPU(gpu);
+    const Backend cpu = Backend::Cpu();
+    for (const NamedSet& set : MediumSets()) {
+        for (const auto& [name, params] : MediumCases()) {
+            SCOPED_TRACE(set.name + ", " + name + ", seed " + std::to_string(kSeed));
+            PointTreeParams levels = params;
+            levels.medium_node_threshold = params.small_node_threshold;
+            PointTree g(gpu), c(cpu), l(gpu);
+            Build(gpu, set.points, params, g);
+            Build(cpu, set.points, params, c);
+            Build(gpu, set.points, levels, l);
+            EXPECT_EQ(CheckPointTree(g, Span<const Vec3>(set.points), params.max_depth), "");
+            ExpectSameTree(g, c);
+            ExpectSameTree(l, c);
         }
     }
 }

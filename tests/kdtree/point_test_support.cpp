@@ -100,4 +100,28 @@ std::vector<std::string> CheckKnn(const std::vector<Vec3>& points, const std::ve
                     results.indices.Download(), results.dist2.Download(), tolerance, max_rel_error);
 }
 
+std::vector<std::pair<std::string, PointTreeParams>> MediumCases() {
+    std::vector<std::pair<std::string, PointTreeParams>> cases;
+    for (int t : {1, 8, 32}) {
+        PointTreeParams p;
+        p.small_node_threshold = t;
+        cases.push_back({"T " + std::to_string(t), p});
+    }
+    for (int depth : {6, 14}) {
+        PointTreeParams p;
+        p.max_depth = depth;
+        cases.push_back({"max_depth " + std::to_string(depth), p});
+    }
+    return cases;
+}
+
+std::vector<NamedSet> MediumSets() {
+    std::vector<NamedSet> sets = StandardSets(20000);
+    for (uint32_t n : {2048u, 2049u, 5000u}) sets.push_back({"plane " + std::to_string(n), MakePoints(PointDistribution::Plane, n, kSeed)});
+    std::vector<Vec3> lump = MakePoints(PointDistribution::Uniform, 30000, kSeed);
+    for (size_t i = 0; i < 1500; ++i) lump[i * 7] = Vec3(0.25f, 0.5f, 0.75f);
+    sets.push_back({"1500 identical in 30000", lump});
+    return sets;
+}
+
 }  // namespace caustica::testing

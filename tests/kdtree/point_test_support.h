@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/backend.h"
@@ -24,6 +25,13 @@ struct NamedSet {
 // Uniform, clustered (caustic-like), duplicate-heavy (10K identical points and a sparse rest),
 // planar, and a mixed-sign uniform set, each of about `count` points.
 std::vector<NamedSet> StandardSets(uint32_t count);
+
+// The sets and parameters on which the medium subtrees (kdtree/point_medium_subtree.h) must make
+// the tree that the large-node levels make: every kind of set, sizes either side of the largest
+// medium root, a few thousand identical points (a medium root that cannot split), small-node
+// thresholds from 1 to 32, and depth bounds that stop inside the medium subtrees.
+std::vector<NamedSet> MediumSets();
+std::vector<std::pair<std::string, PointTreeParams>> MediumCases();
 
 // Queries off the set (coherent and random) and on it (at points of the set).
 std::vector<Vec3> StandardQueries(const std::vector<Vec3>& points, uint32_t count);

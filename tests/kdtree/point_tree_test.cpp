@@ -132,6 +132,37 @@ TEST(PointTreeBuild, DeterministicAndBuilderReuse) {
     EXPECT_EQ(b.nodes.capacity(), capacity);
 }
 
+// Building the medium subtrees whole gives the same tree as splitting every large node level by
+// level (medium_node_threshold = small_node_threshold), and as a threshold in between.
+TEST(PointTreeBuild, MediumSubtreesMakeTheLevelsTree) {
+    const Backend cpu = Backend::Cpu();
+    for (const NamedSet& set : MediumSets()) {
+        for (const auto& [name, params] : MediumCases()) {
+            SCOPED_TRACE(set.name + ", " + name + ", seed " + std::to_string(kSeed));
+            const PointTree tree = BuildOn(cpu, set.points, params);
+            EXPECT_EQ(CheckPointTree(tree, Span<const Vec3>(set.points), params.max_depth), "");
+            for (int threshold : {params.small_node_threshold, 3 * params.small_node_threshold + 1}) {
+                PointTreeParams levels = params;
+                levels.medium_node_threshold = threshold;
+                EXPECT_TRUE(SameTree(tree, BuildOn(cpu, set.points, levels))) << "medium_node_threshold " << threshold;
+            }
+        }
+    }
+}
+
+TEST(PointTreeBuild, MediumThresholdOutOfRangeIsAnError) {
+    const Backend cpu = Backend::Cpu();
+    for (int threshold : {-1, 31, 2049}) {
+        PointTreeParams params;
+        params.medium_node_threshold = threshold;
+        EXPECT_THROW(PointTreeBuilder(cpu, params), std::exception) << threshold;
+    }
+    PointTreeParams params;
+    params.small_node_threshold = 4;
+    params.medium_node_threshold = 321;  // 64 * (4 + 1) = 320 is the most
+    EXPECT_THROW(PointTreeBuilder(cpu, params), std::exception);
+}
+
 TEST(PointTreeBuild, DepthBoundMakesLeaves) {
     const Backend cpu = Backend::Cpu();
     const std::vector<Vec3> points = MakePoints(PointDistribution::Clustered, 20000, kSeed);

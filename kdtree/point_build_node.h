@@ -1,0 +1,56 @@
+// The point tree builder's node record (kdtree/point_tree_builder.cpp) and the few helpers its
+// stages share: the large-node levels over the whole set, the medium subtrees that a GPU block
+// builds in shared memory (kdtree/point_medium_subtree.h) and the small subtrees (kdtree/
+// point_small_subtree.h). Device code for launch units only.
+#pragma once
+
+#include <cstdint>
+
+#include "core/hd.h"
+#include "core/vec.h"
+
+namespace caustica {
+namespace point_build {
+
+constexpr uint32_t kNone = 0xffffffffu;
+
+// kHole: the unused pair of child slots of a large node that became a leaf (every active node
+// gets two slots, so that a child's index needs no scan). A medium root's subtree is built by one
+// block (kdtree/point_medium_subtree.h), a small root's by one warp (the VVH of Zhou et al. 2008,
+// section 5.1).
+enum NodeKind : uint32_t { kInterior = 0, kLeaf = 1, kSmallRoot = 2, kLarge = 3, kHole = 4, kMediumRoot = 5 };
+
+// A node while the tree is built, in breadth-first order (Zhou's nodelist). Nodes are written
+// whole; aligned to 16 bytes, a node is four vector stores instead of sixteen scalar ones (a
+// block's scattered scalar stores made the children pass take 21 us for 256 nodes on an H100).
+struct alignas(16) BuildNode {
+    uint32_t begin, count;  // its points in the sorted lists
+    Aabb box;               // tight box of its points
+    float split;
+    uint32_t axis;
+    uint32_t kind;
+    uint32_t left;          // breadth-first index of the left child; the right child follows it
+    uint32_t depth;
+    uint32_t size;          // nodes in its preorder subtree
+    uint32_t deepest;       // the deepest node in its subtree
+    uint32_t address;       // preorder index
+};
+
+CA_HD inline uint32_t PopCount(uint32_t x) {
+#if CA_DEVICE_CODE
+    return uint32_t(__popc(x));
+#else
+    return uint32_t(__builtin_popcount(x));
+#endif
+}
+
+// A child of count points: empty (a leaf), at most small_max (a small root), at most medium_max (a
+// medium root, where the stage has them) or a large node that the stage splits further.
+CA_HD inline uint32_t ChildKind(uint32_t count, uint32_t small_max, uint32_t medium_max) {
+    if (count == 0) return kLeaf;
+    if (count <= small_max) return kSmallRoot;
+    return count <= medium_max ? kMediumRoot : kLarge;
+}
+
+}  // namespace point_build
+}  // namespace caustica
