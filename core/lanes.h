@@ -36,6 +36,15 @@ struct OneLane {
         total = value;
         return identity;
     }
+    // The least of the lanes' values.
+    CA_HD uint32_t ReduceMin(uint32_t value) const { return value; }
+    // The bits pred(0) .. pred(31), where a warp's lane i gives pred(i).
+    template <class Pred>
+    CA_HD uint32_t Ballot(const Pred& pred) const {
+        uint32_t bits = 0;
+        for (uint32_t i = 0; i < 32; ++i) bits |= pred(i) ? 1u << i : 0u;
+        return bits;
+    }
 };
 
 #if defined(__CUDACC__)
@@ -44,6 +53,11 @@ struct WarpLanes {
     __device__ uint32_t Lane() const { return threadIdx.x % 32; }
     // Makes the lanes' writes to shared memory visible to each other.
     __device__ void Sync() const { __syncwarp(); }
+    __device__ uint32_t ReduceMin(uint32_t value) const { return __reduce_min_sync(0xffffffffu, value); }
+    template <class Pred>
+    __device__ uint32_t Ballot(const Pred& pred) const {
+        return __ballot_sync(0xffffffffu, pred(Lane()));
+    }
     // A butterfly: every lane ends with op over all 32 lanes' values.
     template <class T, class Op>
     __device__ T Reduce(T value, const Op& op) const {

@@ -29,7 +29,6 @@
 #include "core/error.h"
 #include "core/hd.h"
 #include "core/parallel_for.h"
-#include "core/segmented_sum.h"
 
 #if defined(__CUDACC__)
 #include <cub/block/block_scan.cuh>
@@ -37,13 +36,24 @@
 
 namespace caustica {
 
+struct RankedItem {
+    uint32_t count;
+    bool starts_segment;  // item 0 starts one whether or not it says so
+};
+
 namespace detail {
 
-// Item 0 starts a segment whether or not it says so.
+// A segmented sum as one word: bit 31 marks "a segment starts within", the low bits are the sum
+// since the last start. Combining a (before) with b: b's sum alone when a segment starts in b.
+constexpr uint32_t kSegmentStart = 1u << 31;
+struct SegmentedSum {
+    CA_HD uint32_t operator()(uint32_t a, uint32_t b) const { return (b & kSegmentStart) ? b : a + b; }
+};
+
 template <class Pass>
 CA_HD uint32_t RankedEntry(const Pass& pass, uint32_t i, typename Pass::Carry& carry) {
     const RankedItem item = pass.Item(i, carry);
-    return SegmentedEntry({item.count, i == 0 || item.starts_segment});
+    return item.count | (i == 0 || item.starts_segment ? kSegmentStart : 0u);
 }
 
 // Calls the pass for an item given the segmented sum of the items before it; returns the sum
@@ -51,7 +61,7 @@ CA_HD uint32_t RankedEntry(const Pass& pass, uint32_t i, typename Pass::Carry& c
 template <class Pass>
 CA_HD uint32_t RankedVisit(const Pass& pass, uint32_t i, uint32_t entry, uint32_t before,
                            const typename Pass::Carry& carry) {
-    pass(i, SegmentedRank(entry, before), entry & ~kSegmentStart, carry);
+    pass(i, (entry & kSegmentStart) ? 0u : before & ~kSegmentStart, entry & ~kSegmentStart, carry);
     return SegmentedSum()(before, entry);
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/bits.h"
 #include "core/float_key.h"
 #include "core/hd.h"
 #include "core/vec.h"
@@ -169,23 +170,6 @@ CA_HD inline void ClassifyExtent(float lo, float hi, float p, bool* left, bool* 
     }
     *left = lo < p;
     *right = hi > p;
-}
-
-// Bits of a small node's triangle mask.
-CA_HD inline int PopCount(uint64_t x) {
-#if CA_DEVICE_CODE
-    return __popcll(x);
-#else
-    return __builtin_popcountll(x);
-#endif
-}
-
-CA_HD inline uint32_t LowestBit(uint64_t x) {
-#if CA_DEVICE_CODE
-    return uint32_t(__ffsll(static_cast<long long>(x)) - 1);
-#else
-    return uint32_t(__builtin_ctzll(x));
-#endif
 }
 
 // The child cells of a cell split at p on axis.

@@ -43,7 +43,7 @@ struct SmallSplitPass {
         SplitChoice best;
         const uint64_t mask = nodes.mask[i];
         const Aabb cell = nodes.Region(i);
-        const int count = PopCount(mask);
+        const int count = int(PopCount(mask));
         const float area = cell.SurfaceArea();
         if (!(nodes.depth[i] < max_depth && count > 0 && area > 0.0f)) return best;
         const uint32_t first = roots.first[nodes.root[i]];
@@ -55,8 +55,8 @@ struct SmallSplitPass {
                     const float p = roots.store.box[3 * upper + axis][e];
                     if (!(cell.lo[axis] < p && p < cell.hi[axis])) continue;
                     const uint32_t c = 6 * e + 2 * axis + upper;
-                    const int left = PopCount(mask & roots.cand_left[c]);
-                    const int right = PopCount(mask & roots.cand_right[c]);
+                    const int left = int(PopCount(mask & roots.cand_left[c]));
+                    const int right = int(PopCount(mask & roots.cand_right[c]));
                     if (left == count && right == count) continue;
                     const float area_left = ChildCell(cell, int(axis), p, 0).SurfaceArea();
                     const float area_right = ChildCell(cell, int(axis), p, 1).SurfaceArea();

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "core/bits.h"
 #include "core/hd.h"
 #include "core/vec.h"
 
@@ -35,14 +36,6 @@ struct alignas(16) BuildNode {
     uint32_t deepest;       // the deepest node in its subtree
     uint32_t address;       // preorder index
 };
-
-CA_HD inline uint32_t PopCount(uint32_t x) {
-#if CA_DEVICE_CODE
-    return uint32_t(__popc(x));
-#else
-    return uint32_t(__builtin_popcount(x));
-#endif
-}
 
 // A child of count points: empty (a leaf), at most small_max (a small root), at most medium_max (a
 // medium root, where the stage has them) or a large node that the stage splits further.

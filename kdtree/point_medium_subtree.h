@@ -18,7 +18,7 @@
 
 #include <cstdint>
 
-#include "core/lanes_ranked.h"
+#include "core/lanes.h"
 #include "kdtree/point_build_node.h"
 #include "kdtree/point_large_split.h"
 #include "kdtree/point_small_subtree.h"
@@ -27,19 +27,13 @@
 namespace caustica {
 namespace point_build {
 
-constexpr uint32_t kMediumMaxPoints = 2048;
-// A level of a medium subtree holds at most this many large nodes (each has more than T points).
-constexpr uint32_t kMediumMaxActive = 64;
+
+constexpr uint32_t kMediumMaxPoints = kMaxMediumNodePoints;
+constexpr uint32_t kMediumMaxActive = kMaxMediumLevelNodes;
 constexpr uint32_t kMediumThreads = 256;
 constexpr uint32_t kMediumWarps = kMediumThreads / 32;
 constexpr uint8_t kNoOwner = 0xff;
-
-// The largest medium root for small roots of at most small_max points: at most kMediumMaxPoints,
-// and few enough that a level holds at most kMediumMaxActive large nodes.
-CA_HD inline uint32_t MediumMaxPoints(uint32_t small_max) {
-    const uint32_t by_active = kMediumMaxActive * (small_max + 1);
-    return by_active < kMediumMaxPoints ? by_active : kMediumMaxPoints;
-}
+static_assert(kMediumMaxPoints <= 65536 && kMediumMaxActive < kNoOwner, "16-bit local points, 8-bit owners");
 
 // A large node of a medium subtree's current level. Points are numbered within the medium root in
 // x order (its "local" points); a node's points lie at [begin, begin + count) of the shared lists.
@@ -63,6 +57,8 @@ struct MediumScratch {
     uint16_t lists[2][3][kMediumMaxPoints];      // the three sorted lists of local points; level l in lists[l % 2]
     uint8_t side[kMediumMaxPoints];              // by local point: 1 goes left; a small root's own numbering
     uint8_t owner[kMediumMaxPoints];             // by list position: its large node in the level, or kNoOwner
+    uint32_t chunk_bits[3 * kMediumMaxPoints / 32];    // the split: each 32 positions' sides, 1 left
+    uint32_t chunk_before[3 * kMediumMaxPoints / 32];  // and the left positions of the list before them
     MediumNode active[2][kMediumMaxActive];      // the large nodes of levels l and l + 1
     MediumSmallRoot small[2 * kMediumMaxActive];  // the small roots of level l (count pass)
     uint32_t level_slots[kMaxPointTreeDepth + 2];  // the first slot of each level (write pass)
@@ -197,8 +193,58 @@ CA_HD void WriteMedium(const Block& block, MediumScratch& s, const MediumContext
         sub.Build(warp, node.begin, node.depth, ctx.split.max_depth, ctx.radius, ctx.cost_traversal, sink);
         warp.Sync();
     }
+    block.Sync();
 }
 
+
+// The stable split of the three lists of a medium subtree's level, Chang et al. 2013's way: a warp
+// takes 32 positions of a list at a time (a chunk), the ballot of their sides gives each its rank
+// within the chunk, and a block scan over the chunks' counts the rank before it. An entry's rank in
+// its node is then the left entries before it less those before its node's first position.
+template <class Block>
+CA_HD void SplitMediumLists(const Block& block, MediumScratch& s, uint32_t cur, uint32_t c) {
+    using Warp = decltype(block.Warp());
+    const Warp warp = block.Warp();
+    const uint32_t per_list = (c + 31) / 32, chunks = 3 * per_list;
+    const auto chunk_list = [per_list](uint32_t chunk) { return uint32_t(chunk >= per_list) + uint32_t(chunk >= 2 * per_list); };
+    for (uint32_t chunk = block.WarpIndex(); chunk < chunks; chunk += Block::kWarps) {
+        const uint32_t a = chunk_list(chunk), first = (chunk - a * per_list) * 32;
+        const uint32_t bits = warp.Ballot([&](uint32_t i) {
+            const uint32_t p = first + i;
+            if (p >= c || s.owner[p] == kNoOwner) return false;
+            const MediumNode& node = s.active[cur][s.owner[p]];
+            return a == node.axis ? p - node.begin < node.left_count : s.side[s.lists[cur][a][p]] != 0;
+        });
+        if (warp.Lane() == 0) s.chunk_bits[chunk] = bits;
+    }
+    block.Sync();
+    uint32_t carry = 0;
+    for (uint32_t base = 0; base < chunks; base += Block::kCount) {
+        const uint32_t chunk = base + block.Lane();
+        uint32_t total;
+        const uint32_t before =
+            block.ExclusiveScan(chunk < chunks ? PopCount(s.chunk_bits[chunk]) : 0u, 0u, CountSum(), total);
+        if (chunk < chunks) s.chunk_before[chunk] = carry + before;
+        carry += total;
+    }
+    block.Sync();
+    for (uint32_t chunk = block.WarpIndex(); chunk < chunks; chunk += Block::kWarps) {
+        const uint32_t a = chunk_list(chunk), first = (chunk - a * per_list) * 32;
+        // The left entries of list a before position q.
+        const auto left_before = [&](uint32_t q) {
+            const uint32_t at = a * per_list + q / 32;
+            return s.chunk_before[at] + PopCount(s.chunk_bits[at] & ((1u << (q % 32)) - 1u));
+        };
+        for (uint32_t i = warp.Lane(); i < 32; i += Warp::kCount) {
+            const uint32_t p = first + i;
+            if (p >= c || s.owner[p] == kNoOwner) continue;
+            const MediumNode& node = s.active[cur][s.owner[p]];
+            const uint32_t rank = left_before(p) - left_before(node.begin);
+            const uint32_t to = (s.chunk_bits[chunk] >> i & 1u) ? rank : node.left_count + (p - node.begin) - rank;
+            s.lists[1 - cur][a][node.begin + to] = s.lists[cur][a][p];
+        }
+    }
+}
 
 // Builds the subtree of medium root r. The count pass (kWrite false) sets the root's size and
 // deepest node, and returns the slots its node store needs; the write pass (kWrite true) fills
@@ -295,33 +341,7 @@ CA_HD uint32_t BuildMedium(const Block& block, MediumScratch& s, const MediumCon
         }
         block.Sync();
 
-        // The stable split of the three lists: entry j is position p of list a; its rank is the
-        // number of left points before it in its node's range of that list.
-        const auto entry = [c](uint32_t j, uint32_t& a, uint32_t& p) {
-            a = uint32_t(j >= c) + uint32_t(j >= 2 * c);
-            p = j - a * c;
-        };
-        LanesRanked(
-            block, 3 * c,
-            [&](uint32_t j) {
-                uint32_t a, p;
-                entry(j, a, p);
-                const uint8_t o = s.owner[p];
-                if (o == kNoOwner) return RankedItem{0, false};
-                const MediumNode& node = s.active[cur][o];
-                const uint32_t left = a == node.axis ? uint32_t(p - node.begin < node.left_count)
-                                                     : uint32_t(s.side[s.lists[cur][a][p]]);
-                return RankedItem{left, p == node.begin};
-            },
-            [&](uint32_t j, uint32_t rank, uint32_t left) {
-                uint32_t a, p;
-                entry(j, a, p);
-                const uint8_t o = s.owner[p];
-                if (o == kNoOwner) return;
-                const MediumNode& node = s.active[cur][o];
-                const uint32_t to = left ? rank : node.left_count + (p - node.begin) - rank;
-                s.lists[1 - cur][a][node.begin + to] = s.lists[cur][a][p];
-            });
+        SplitMediumLists(block, s, cur, c);
         block.Sync();
 
         // The children: large ones make the next level and small roots wait for their subtrees; the

@@ -39,27 +39,6 @@ struct PointSplit {
     }
 };
 
-struct BetterSplit {
-    CA_HD PointSplit operator()(const PointSplit& a, const PointSplit& b) const { return b.BetterThan(a) ? b : a; }
-};
-
-// A box as the keys of its corners (core/float_key.h): their min and max have the same bits in any
-// order, where fminf's choice between -0 and +0 depends on the order.
-struct BoxKeys {
-    uint32_t lo[3], hi[3];
-};
-
-struct UniteBoxKeys {
-    CA_HD BoxKeys operator()(const BoxKeys& a, const BoxKeys& b) const {
-        BoxKeys u;
-        for (int i = 0; i < 3; ++i) {
-            u.lo[i] = b.lo[i] < a.lo[i] ? b.lo[i] : a.lo[i];
-            u.hi[i] = b.hi[i] > a.hi[i] ? b.hi[i] : a.hi[i];
-        }
-        return u;
-    }
-};
-
 // One small root. Load takes its points from a source that gives, for local point t (the points
 // numbered in x order), its point number Id(t) and Position(t), and for axis a = 1, 2 the local
 // point at position s of the root's list sorted by a, Order(a, s).
@@ -68,7 +47,6 @@ struct SmallSubtree {
     uint32_t ids[32];
     uint8_t order[3][32];    // local points sorted by each axis
     uint32_t before[3][32];  // before[a][s]: the points at sorted positions 0 .. s-1
-    uint32_t below[3][32];   // below[a][s]: the points below the coordinate at sorted position s
     uint32_t count;
 
     template <class Lanes, class Source>
@@ -85,54 +63,43 @@ struct SmallSubtree {
         lanes.Sync();
         for (uint32_t s = lanes.Lane(); s < count; s += Lanes::kCount) {
             for (int a = 0; a < 3; ++a) {
-                const float x = pts[a][order[a][s]];
-                uint32_t all = 0, lower = 0;
-                for (uint32_t q = 0; q < s; ++q) {
-                    const uint32_t bit = 1u << order[a][q];
-                    all |= bit;
-                    if (pts[a][order[a][q]] < x) lower |= bit;
-                }
+                uint32_t all = 0;
+                for (uint32_t q = 0; q < s; ++q) all |= 1u << order[a][q];
                 before[a][s] = all;
-                below[a][s] = lower;
             }
         }
         lanes.Sync();
     }
 
+    // Coordinate a of the point at sorted position s of axis a.
+    CA_HD float Sorted(int a, uint32_t s) const { return pts[a][order[a][s]]; }
+
+    // The sorted positions of axis a that hold points of mask (a ballot of the positions).
     template <class Lanes>
-    CA_HD Aabb MaskBox(const Lanes& lanes, uint32_t mask) const {
-        BoxKeys k{{~0u, ~0u, ~0u}, {0u, 0u, 0u}};
-        for (uint32_t t = lanes.Lane(); t < count; t += Lanes::kCount) {
-            if (!(mask >> t & 1u)) continue;
-            for (int a = 0; a < 3; ++a) {
-                const uint32_t key = FloatKey(pts[a][t]);
-                k.lo[a] = key < k.lo[a] ? key : k.lo[a];
-                k.hi[a] = key > k.hi[a] ? key : k.hi[a];
-            }
-        }
-        k = lanes.Reduce(k, UniteBoxKeys());
-        return Aabb(Vec3(KeyFloat(k.lo[0]), KeyFloat(k.lo[1]), KeyFloat(k.lo[2])),
-                    Vec3(KeyFloat(k.hi[0]), KeyFloat(k.hi[1]), KeyFloat(k.hi[2])));
+    CA_HD uint32_t Positions(const Lanes& lanes, uint32_t mask, int a) const {
+        return lanes.Ballot([&](uint32_t s) { return s < count && (mask >> order[a][s] & 1u) != 0; });
     }
 
-    // The cheapest split of mask by the VVH (cost INFINITY when there is none to try). Candidates:
-    // the first point of the node at each coordinate that has some of the node below it.
+    // The cheapest split of the c points at positions (of each axis) by the VVH (cost INFINITY when
+    // there is none to try). Candidates: the first point of the node at each coordinate that has
+    // some of the node below it. Each lane finds its best, then the lanes the least cost, and the
+    // least axis and position at that cost.
     template <class Lanes>
-    CA_HD PointSplit BestSplit(const Lanes& lanes, uint32_t mask, const Aabb& box, float r,
-                               float cost_traversal) const {
+    CA_HD PointSplit BestSplit(const Lanes& lanes, const uint32_t (&positions)[3], uint32_t c, const Aabb& box,
+                               float r, float cost_traversal) const {
         PointSplit best;
-        const uint32_t c = PopCount(mask);
         const float volume = ExtendedVolume(box.lo, box.hi, r);
         if (c < 2 || !(volume > 0.0f)) return best;
         for (int a = 0; a < 3; ++a) {
             for (uint32_t s = lanes.Lane(); s < count; s += Lanes::kCount) {
-                const uint32_t left = mask & before[a][s];
-                if (!(mask >> order[a][s] & 1u) || left == 0 || left != (mask & below[a][s])) continue;
-                const float x = pts[a][order[a][s]];
+                const uint32_t earlier = positions[a] & ((1u << s) - 1u);
+                if (!(positions[a] >> s & 1u) || earlier == 0) continue;
+                const float x = Sorted(a, s);
+                if (!(Sorted(a, HighestBit(earlier)) < x)) continue;  // not the first at x
                 Vec3 left_hi = box.hi, right_lo = box.lo;
                 left_hi[a] = x;
                 right_lo[a] = x;
-                const uint32_t l = PopCount(left);
+                const uint32_t l = PopCount(earlier);
                 PointSplit split;
                 split.cost = cost_traversal + (float(l) * ExtendedVolume(box.lo, left_hi, r) +
                                                float(c - l) * ExtendedVolume(right_lo, box.hi, r)) /
@@ -142,7 +109,13 @@ struct SmallSubtree {
                 if (split.BetterThan(best)) best = split;
             }
         }
-        return lanes.Reduce(best, BetterSplit());
+        // Costs are positive, so their keys (core/float_key.h) order as they do.
+        const uint32_t cost = lanes.ReduceMin(FloatKey(best.cost));
+        const uint32_t place = lanes.ReduceMin(FloatKey(best.cost) == cost ? best.axis * 32 + best.position : ~0u);
+        best.cost = KeyFloat(cost);
+        best.axis = place / 32;
+        best.position = place % 32;
+        return best;
     }
 
     template <class Lanes, class Sink>
@@ -158,10 +131,18 @@ struct SmallSubtree {
         while (top > 0) {
             const Entry e = stack[--top];
             if (e.parent != kNone) sink.SetRight(lanes, e.parent, slot);
-            const Aabb box = MaskBox(lanes, e.mask);
+            // The node's points in each sorted list: its tight box from the first and the last.
+            uint32_t positions[3];
+            Aabb box;
+            for (int a = 0; a < 3; ++a) {
+                positions[a] = Positions(lanes, e.mask, a);
+                box.lo[a] = Sorted(a, LowestBit(positions[a]));
+                box.hi[a] = Sorted(a, HighestBit(positions[a]));
+            }
             const uint32_t c = PopCount(e.mask);
             const NodeRange range{begin + points_done, c};
-            const PointSplit best = e.depth < max_depth ? BestSplit(lanes, e.mask, box, r, cost_traversal) : PointSplit();
+            const PointSplit best =
+                e.depth < max_depth ? BestSplit(lanes, positions, c, box, r, cost_traversal) : PointSplit();
             if (best.cost < float(c)) {  // a leaf visits every point: cost c
                 const uint32_t left = e.mask & before[best.axis][best.position];
                 const float split = pts[best.axis][order[best.axis][best.position]];

@@ -15,6 +15,18 @@ namespace caustica {
 constexpr int kMaxPointTreeDepth = 64;
 // The histogram of Algorithm 6 has at most this many bins (its shared-memory layout on the GPU).
 constexpr int kMaxHistogramBins = 32;
+// What one GPU block's shared memory holds of a medium node (PointTreeParams::medium_node_threshold):
+// at most this many points, and at most this many large nodes in a level of its subtree.
+constexpr int kMaxMediumNodePoints = 2048;
+constexpr int kMaxMediumLevelNodes = 64;
+
+// The largest medium_node_threshold for a small_node_threshold: a level's large nodes each have
+// more than small_node_threshold points.
+constexpr int MaxMediumNodeThreshold(int small_node_threshold) {
+    return kMaxMediumLevelNodes * (small_node_threshold + 1) < kMaxMediumNodePoints
+               ? kMaxMediumLevelNodes * (small_node_threshold + 1)
+               : kMaxMediumNodePoints;
+}
 
 // The build and query parameters, with the papers' values as defaults.
 struct PointTreeParams {
@@ -32,7 +44,7 @@ struct PointTreeParams {
     // Nodes of at most this many points are built whole, each by one GPU block in its shared memory
     // (kdtree/point_medium_subtree.h), where the nodes above them are split level by level over
     // the whole set: the same tree, with fewer launches and host waits. 0: the most a block holds,
-    // min(2048, 64 * (small_node_threshold + 1)); small_node_threshold: every node above the small
+    // MaxMediumNodeThreshold(small_node_threshold); small_node_threshold: every node above the small
     // ones is split level by level.
     int medium_node_threshold = 0;
     // R, the expected KNN query radius: the VVH extends node cells by it, and node-radius

@@ -439,7 +439,7 @@ PointTreeBuilder::PointTreeBuilder(const Backend& backend, PointTreeParams param
     CA_CHECK_MSG(params.max_depth >= 1 && params.max_depth < kMaxPointTreeDepth, "max_depth must be 1..",
                  kMaxPointTreeDepth - 1, ": ", params.max_depth);
     CA_CHECK_MSG(params.empty_space_ratio >= 0.0f, "empty_space_ratio: ", params.empty_space_ratio);
-    const int medium_most = int(MediumMaxPoints(uint32_t(params.small_node_threshold)));
+    const int medium_most = MaxMediumNodeThreshold(params.small_node_threshold);
     CA_CHECK_MSG(params.medium_node_threshold == 0 || (params.medium_node_threshold >= params.small_node_threshold &&
                                                        params.medium_node_threshold <= medium_most),
                  "medium_node_threshold must be 0 or ", params.small_node_threshold, "..", medium_most, ": ",
@@ -501,7 +501,7 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
 
     // 2. Large nodes: those of more than medium_max points, level by level.
     const uint32_t medium_max =
-        prm.medium_node_threshold > 0 ? uint32_t(prm.medium_node_threshold) : MediumMaxPoints(T);
+        uint32_t(prm.medium_node_threshold > 0 ? prm.medium_node_threshold : MaxMediumNodeThreshold(prm.small_node_threshold));
     const LargeSplitParams split_params{prm.empty_space_ratio, prm.min_split_fraction, uint32_t(prm.max_depth)};
     m.nodes.Resize(1, false);
     m.cells.Resize(1, false);

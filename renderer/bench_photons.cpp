@@ -161,6 +161,7 @@ void WriteOrders(JsonWriter& json, const char* key, const OrderTimings& t) {
 int BenchPhotonsMain(const std::vector<std::string>& args) {
     int points_count = 1000000, query_count = 1920 * 1080, k = 50, repeat = 10, seed = 1, check = 200, work_sample = 0;
     double traversal_cost = PointTreeParams().cost_traversal;
+    int medium_threshold = PointTreeParams().medium_node_threshold;
     std::string distribution_name = "plane", device = "auto", json_path;
     ArgParser parser("caustica bench photons",
                      "Times the photon kd-tree build, the histogram KNN and the exact KNN, against brute force and nanoflann.");
@@ -177,6 +178,9 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     parser.Option("--work", "Q", "count the work of Q coherent queries and of the node radii (cpu only)",
                   &work_sample);
     parser.Option("--traversal-cost", "C", "the VVH cost of a node visit (a point visit costs 1)", &traversal_cost);
+    parser.Option("--medium-threshold", "N",
+                  "nodes of at most N points are built whole, a GPU block each (0: the most a block holds)",
+                  &medium_threshold);
     parser.Option("--json", "FILE", "also write the results as JSON to FILE", &json_path);
     if (!parser.Parse(args)) return 0;
     if (points_count < 0) throw InputError(Concat("--points must not be negative, got ", points_count));
@@ -186,6 +190,11 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     if (check < 0) throw InputError(Concat("--check must not be negative, got ", check));
     if (!(traversal_cost > 0.0f)) throw InputError(Concat("--traversal-cost must be positive, got ", traversal_cost));
     if (work_sample < 0) throw InputError(Concat("--work must not be negative, got ", work_sample));
+    const int small_threshold = PointTreeParams().small_node_threshold;
+    const int most_medium = MaxMediumNodeThreshold(small_threshold);
+    if (medium_threshold != 0 && (medium_threshold < small_threshold || medium_threshold > most_medium))
+        throw InputError(Concat("--medium-threshold must be 0 or ", small_threshold, "..", most_medium, ", got ",
+                                medium_threshold));
 
     PointDistribution distribution;
     ParsePointDistribution(distribution_name, &distribution);
@@ -198,6 +207,7 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
     PointTreeParams params;
     params.expected_k = k;
     params.cost_traversal = float(traversal_cost);
+    params.medium_node_threshold = medium_threshold;
     Buffer<Vec3> positions(backend);
     positions.Upload(points);
     Buffer<Vec3> queries[2] = {Buffer<Vec3>(backend), Buffer<Vec3>(backend)};

@@ -1,0 +1,52 @@
+// Bit counts and positions of 32- and 64-bit words (masks of small nodes' points and triangles), in
+// host and device code.
+#pragma once
+
+#include <cstdint>
+
+#include "core/hd.h"
+
+namespace caustica {
+
+CA_HD inline uint32_t PopCount(uint32_t x) {
+#if CA_DEVICE_CODE
+    return uint32_t(__popc(x));
+#else
+    return uint32_t(__builtin_popcount(x));
+#endif
+}
+
+// The lowest and the highest set bit of x (x != 0).
+CA_HD inline uint32_t LowestBit(uint32_t x) {
+#if CA_DEVICE_CODE
+    return uint32_t(__ffs(int(x)) - 1);
+#else
+    return uint32_t(__builtin_ctz(x));
+#endif
+}
+
+CA_HD inline uint32_t HighestBit(uint32_t x) {
+#if CA_DEVICE_CODE
+    return 31u - uint32_t(__clz(int(x)));
+#else
+    return 31u - uint32_t(__builtin_clz(x));
+#endif
+}
+
+CA_HD inline uint32_t PopCount(uint64_t x) {
+#if CA_DEVICE_CODE
+    return uint32_t(__popcll(x));
+#else
+    return uint32_t(__builtin_popcountll(x));
+#endif
+}
+
+CA_HD inline uint32_t LowestBit(uint64_t x) {
+#if CA_DEVICE_CODE
+    return uint32_t(__ffsll(static_cast<long long>(x)) - 1);
+#else
+    return uint32_t(__builtin_ctzll(x));
+#endif
+}
+
+}  // namespace caustica
