@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/atomic.h"
 #include "core/bits.h"
 #include "core/float_key.h"
 #include "core/hd.h"
@@ -187,15 +188,6 @@ CA_HD inline Aabb ChildEntryBox(const Triangle& t, const Aabb& entry, const Aabb
     const Aabb cut = BoxIntersection(entry, child_cell);
     const Aabb clipped = BoxIntersection(ClippedTriangleBounds(t, child_cell), cut);
     return clipped.Empty() ? cut : clipped;
-}
-
-// Atomic add that works in host (oneTBB threads) and device code.
-CA_HD inline uint32_t AtomicAdd(uint32_t* p, uint32_t v) {
-#if CA_DEVICE_CODE
-    return atomicAdd(p, v);
-#else
-    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-#endif
 }
 
 // Everything one large-node level reads and writes.

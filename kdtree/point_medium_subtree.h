@@ -1,23 +1,24 @@
-// The medium subtrees of the point tree: a node of at most MediumMaxPoints(T) points is built whole
-// by one GPU block in shared memory (one CPU thread on the CPU), from its three sorted lists down
-// to its leaves. Inside, it is the same algorithm as the large-node levels (Zhou et al. 2008,
-// section 5.1): level by level, each large node split as kdtree/point_large_split.h decides and
-// its three lists split stably (a block scan, Chang et al. 2013's per-block work instead of a
-// launch), then each small root of at most T points by the VVH (kdtree/point_small_subtree.h),
-// a warp each. So it makes the same tree as the levels would, where each of those levels cost a
-// handful of launches and a wait for the host: the levels below MediumMaxPoints are about half of
-// a build's levels.
+// The medium subtrees of the point tree: a node of at most PointTreeParams::medium_node_threshold
+// points (2048 by default) is built whole by one GPU block in shared memory (one CPU thread on the
+// CPU), from its three sorted lists down to its leaves. Inside, it is the same algorithm as the
+// large-node levels (Zhou et al. 2008, section 5.1): level by level, each large node split as
+// kdtree/point_large_split.h decides and its three lists split stably (warp ballots and a block
+// scan, Chang et al. 2013's per-block work instead of a launch and a wait for the host a level),
+// then each small root of at most T points by the VVH (kdtree/point_small_subtree.h), a warp each.
+// So it makes the tree the levels would make.
 //
-// Two passes over the medium roots, as the small-node stage has: the count pass gives each root's
-// subtree size (and its small roots' shapes) for the preorder addresses (Zhou et al. 2008,
-// Algorithm 5); the write pass builds again, keeps its large nodes in the node store of the root
-// (a region of global memory sized from the count pass), works out their preorder addresses with
-// its own up and down passes, and writes the nodes and the points of the subtree. Device code for
-// launch units only.
+// The build pass keeps each subtree's large nodes, small roots and leaves in a store shared by all
+// roots (a level's nodes take one piece of it), sizes the small roots' subtrees and gives every
+// stored node its preorder address within its medium root (Zhou et al. 2008, Algorithm 5, within
+// the block); it also writes each small root's and unsplit leaf's lists to global memory. Once the
+// medium roots' own addresses are known, the write pass writes the stored nodes, a warp each, and
+// builds each small root's subtree again from its lists, writing it. Device code for launch units
+// only.
 #pragma once
 
 #include <cstdint>
 
+#include "core/atomic.h"
 #include "core/lanes.h"
 #include "kdtree/point_build_node.h"
 #include "kdtree/point_large_split.h"
@@ -26,7 +27,6 @@
 
 namespace caustica {
 namespace point_build {
-
 
 constexpr uint32_t kMediumMaxPoints = kMaxMediumNodePoints;
 constexpr uint32_t kMediumMaxActive = kMaxMediumLevelNodes;
@@ -40,7 +40,7 @@ static_assert(kMediumMaxPoints <= 65536 && kMediumMaxActive < kNoOwner, "16-bit 
 struct MediumNode {
     uint32_t begin, count;
     uint32_t depth;
-    uint32_t slot;  // its place in the root's node store: slot 0 the root, then level by level
+    uint32_t slot;  // its place in the store
     Aabb cell;
     uint32_t splits, axis;
     float split;
@@ -48,21 +48,33 @@ struct MediumNode {
 };
 
 struct MediumSmallRoot {
-    uint32_t begin, count, depth, slot;
+    uint32_t begin, count, depth;
 };
 
-// One medium root's work area: 74 KB, so that three blocks share an SM.
+// One medium root's work area: 72 KB, so that three blocks share an SM.
 struct MediumScratch {
-    float coord[3][kMediumMaxPoints];            // coordinate a of local point t
-    uint16_t lists[2][3][kMediumMaxPoints];      // the three sorted lists of local points; level l in lists[l % 2]
-    uint8_t side[kMediumMaxPoints];              // by local point: 1 goes left; a small root's own numbering
-    uint8_t owner[kMediumMaxPoints];             // by list position: its large node in the level, or kNoOwner
+    float coord[3][kMediumMaxPoints];                  // coordinate a of local point t
+    uint16_t lists[2][3][kMediumMaxPoints];            // the three sorted lists of local points; level l in lists[l % 2]
+    uint8_t side[kMediumMaxPoints];                    // by local point: 1 goes left; a small root's own numbering
+    uint8_t owner[kMediumMaxPoints];                   // by list position: its large node in the level, or kNoOwner
     uint32_t chunk_bits[3 * kMediumMaxPoints / 32];    // the split: each 32 positions' sides, 1 left
     uint32_t chunk_before[3 * kMediumMaxPoints / 32];  // and the left positions of the list before them
-    MediumNode active[2][kMediumMaxActive];      // the large nodes of levels l and l + 1
-    MediumSmallRoot small[2 * kMediumMaxActive];  // the small roots of level l (count pass)
-    uint32_t level_slots[kMaxPointTreeDepth + 2];  // the first slot of each level (write pass)
+    MediumNode active[2][kMediumMaxActive];            // the large nodes of levels l and l + 1
+    MediumSmallRoot small[2 * kMediumMaxActive];       // the small roots of level l
+    uint32_t level_first[kMaxPointTreeDepth + 1];      // each level's piece of the store
+    uint32_t level_count[kMaxPointTreeDepth + 1];
+    uint32_t store_full;
     SmallSubtree subtrees[kMediumWarps];
+};
+
+// The store of the medium subtrees' nodes. The GPU's blocks take their pieces in the order they
+// come to it, so where a subtree's nodes lie changes from run to run; what is written from them
+// does not. A build whose pieces do not fit stops, and runs again with a larger store.
+struct MediumStore {
+    BuildNode* nodes;   // address: the preorder address within the medium root
+    uint32_t* roots;    // by stored node: its medium root (breadth-first index)
+    uint32_t* used;     // slots taken or asked for
+    uint32_t capacity;
 };
 
 // What the medium passes read and write besides the scratch.
@@ -72,7 +84,8 @@ struct MediumContext {
     const uint32_t* roots;   // the breadth-first index of each medium root
     BuildNode* nodes;        // the breadth-first nodes
     const Aabb* cells;       // the cell of each medium root (by breadth-first index)
-    uint16_t* local;         // by point number: its local point
+    uint32_t* done_lists;    // the lists (3 x n) of each small root and unsplit leaf, in place
+    uint16_t* local;         // by point number: its local point, then its place in its small root
     uint32_t* small_shapes;  // by a small root's first list position: its nodes | deepest << 16
     uint32_t n;
     uint32_t small_max;
@@ -101,12 +114,19 @@ struct SharedSmallSource {
     CA_HD uint32_t Order(int axis, uint32_t t) const { return s->side[Local(axis, t)]; }
 };
 
-struct MaxOf {
-    CA_HD uint32_t operator()(uint32_t a, uint32_t b) const { return a > b ? a : b; }
+// The same from the lists the build pass wrote out.
+struct DoneSmallSource {
+    const Vec3* pos;
+    const uint32_t* lists;  // 3 x n
+    const uint16_t* local;
+    uint32_t n, begin;
+    CA_HD uint32_t Id(uint32_t t) const { return lists[begin + t]; }
+    CA_HD Vec3 Position(uint32_t t) const { return pos[Id(t)]; }
+    CA_HD uint32_t Order(int axis, uint32_t t) const { return local[lists[uint32_t(axis) * n + begin + t]]; }
 };
 
 // A node of the store as the levels first know it.
-CA_HD inline BuildNode StoredChild(uint32_t begin, uint32_t count, uint32_t kind, uint32_t depth) {
+CA_HD inline BuildNode StoredNode(uint32_t begin, uint32_t count, uint32_t kind, uint32_t depth) {
     BuildNode node{};
     node.begin = begin;
     node.count = count;
@@ -115,14 +135,31 @@ CA_HD inline BuildNode StoredChild(uint32_t begin, uint32_t count, uint32_t kind
     return node;
 }
 
-// The subtree sizes, bottom-up, and the preorder addresses, top-down, of a medium root's node
-// store (Zhou et al. 2008, Algorithm 5, within one block), the root at address.
+// Takes count slots of the store for level l of medium root `root` (a breadth-first index); false,
+// for every lane, when the store is full.
+template <class Block>
+CA_HD bool TakeSlots(const Block& block, MediumScratch& s, const MediumStore& store, uint32_t l, uint32_t count,
+                     uint32_t root) {
+    if (block.Lane() == 0) {
+        const uint32_t first = AtomicAdd(store.used, count);
+        s.level_first[l] = first;
+        s.level_count[l] = count;
+        s.store_full = first + count > store.capacity ? 1 : 0;
+    }
+    block.Sync();
+    if (s.store_full) return false;
+    for (uint32_t k = block.Lane(); k < count; k += Block::kCount) store.roots[s.level_first[l] + k] = root;
+    return true;
+}
+
+// The subtree sizes, bottom-up, and the preorder addresses within the medium root, top-down, of
+// the stored nodes of levels 0 .. levels - 1 (Zhou et al. 2008, Algorithm 5, within one block).
 template <class Block>
 CA_HD void MediumAddresses(const Block& block, const MediumScratch& s, uint32_t levels, const uint32_t* small_shapes,
-                           BuildNode* store, uint32_t address) {
+                           BuildNode* store) {
     for (uint32_t l = levels; l-- > 0;) {
-        for (uint32_t slot = s.level_slots[l] + block.Lane(); slot < s.level_slots[l + 1]; slot += Block::kCount) {
-            BuildNode& node = store[slot];
+        for (uint32_t k = block.Lane(); k < s.level_count[l]; k += Block::kCount) {
+            BuildNode& node = store[s.level_first[l] + k];
             if (node.kind == kInterior) {
                 const BuildNode& left = store[node.left];
                 const BuildNode& right = store[node.left + 1];
@@ -138,11 +175,11 @@ CA_HD void MediumAddresses(const Block& block, const MediumScratch& s, uint32_t 
         }
         block.Sync();
     }
-    if (block.Lane() == 0) store[0].address = address;
+    if (block.Lane() == 0) store[s.level_first[0]].address = 0;
     block.Sync();
     for (uint32_t l = 0; l < levels; ++l) {
-        for (uint32_t slot = s.level_slots[l] + block.Lane(); slot < s.level_slots[l + 1]; slot += Block::kCount) {
-            const BuildNode& node = store[slot];
+        for (uint32_t k = block.Lane(); k < s.level_count[l]; k += Block::kCount) {
+            const BuildNode& node = store[s.level_first[l] + k];
             if (node.kind != kInterior) continue;
             store[node.left].address = node.address + 1;
             store[node.left + 1].address = node.address + 1 + store[node.left].size;
@@ -151,51 +188,20 @@ CA_HD void MediumAddresses(const Block& block, const MediumScratch& s, uint32_t 
     }
 }
 
-// The write pass's end: the preorder addresses of the node store, then the nodes, large ones
-// from the store, each small root's subtree and each unsplit leaf's points by a warp.
-template <class Block>
-CA_HD void WriteMedium(const Block& block, MediumScratch& s, const MediumContext& ctx, const BuildNode& root,
-                       uint32_t levels, uint32_t slots, BuildNode* store, const SmallWriteSink& out) {
-    using Warp = decltype(block.Warp());
-    const Warp warp = block.Warp();
-    const uint32_t lane = block.Lane(), warp_index = block.WarpIndex();
-    const uint32_t* root_x_list = ctx.lists + root.begin;
-    MediumAddresses(block, s, levels, ctx.small_shapes, store, root.address);
-    for (uint32_t slot = lane; slot < slots; slot += Block::kCount) {
-        const BuildNode& node = store[slot];
-        const NodeRange range{node.begin, node.count};
-        if (node.kind == kInterior)
-            out.WriteNode(node.address, KdNode::Interior(int(node.axis), node.split, store[node.left + 1].address),
-                          node.box, range);
-        else if (node.kind == kLeaf)
-            out.WriteNode(node.address, KdNode::Leaf(node.begin, node.count), node.box, range);
-    }
-    for (uint32_t slot = warp_index; slot < slots; slot += Block::kWarps) {
-        const BuildNode& node = store[slot];
-        if (node.kind != kSmallRoot && !(node.kind == kLeaf && node.count > 0)) continue;
-        const uint32_t buffer = (node.depth - root.depth) & 1u;
-        const uint32_t begin = node.begin - root.begin;
-        if (node.kind == kLeaf) {  // a large node that could not split: its points in x order
-            for (uint32_t t = warp.Lane(); t < node.count; t += Warp::kCount) {
-                const uint32_t l = s.lists[buffer][0][begin + t];
-                out.points[node.begin + t] =
-                    TreePoint{Vec3(s.coord[0][l], s.coord[1][l], s.coord[2][l]), out.original[root_x_list[l]]};
-            }
-            continue;
+// Writes the lists of a done node (a small root, or a leaf that could not split: lists 0 only) of
+// the shared lists buffer to done_lists, and numbers its points in x order in local.
+template <class Lanes>
+CA_HD void WriteDoneLists(const Lanes& lanes, const MediumScratch& s, const MediumContext& ctx,
+                          const uint32_t* root_x_list, uint32_t root_begin, uint32_t buffer, uint32_t begin,
+                          uint32_t count, int lists) {
+    for (int a = 0; a < lists; ++a) {
+        for (uint32_t t = lanes.Lane(); t < count; t += Lanes::kCount) {
+            const uint32_t id = root_x_list[s.lists[buffer][a][begin + t]];
+            ctx.done_lists[uint32_t(a) * ctx.n + root_begin + begin + t] = id;
+            if (a == 0) ctx.local[id] = uint16_t(t);
         }
-        for (uint32_t t = warp.Lane(); t < node.count; t += Warp::kCount)
-            s.side[s.lists[buffer][0][begin + t]] = uint8_t(t);
-        warp.Sync();
-        SmallSubtree& sub = s.subtrees[warp_index];
-        sub.Load(warp, SharedSmallSource{&s, root_x_list, buffer, begin}, node.count);
-        SmallWriteSink sink = out;
-        sink.address = node.address;
-        sub.Build(warp, node.begin, node.depth, ctx.split.max_depth, ctx.radius, ctx.cost_traversal, sink);
-        warp.Sync();
     }
-    block.Sync();
 }
-
 
 // The stable split of the three lists of a medium subtree's level, Chang et al. 2013's way: a warp
 // takes 32 positions of a list at a time (a chunk), the ballot of their sides gives each its rank
@@ -246,13 +252,13 @@ CA_HD void SplitMediumLists(const Block& block, MediumScratch& s, uint32_t cur, 
     }
 }
 
-// Builds the subtree of medium root r. The count pass (kWrite false) sets the root's size and
-// deepest node, and returns the slots its node store needs; the write pass (kWrite true) fills
-// store and writes the subtree's nodes and points to out.
-template <bool kWrite, class Block>
-CA_HD uint32_t BuildMedium(const Block& block, MediumScratch& s, const MediumContext& ctx, uint32_t r,
-                           BuildNode* store, const SmallWriteSink& out) {
-    BuildNode& root = ctx.nodes[ctx.roots[r]];
+// The build pass for medium root r: its subtree's nodes into the store (see the top of the file),
+// the root's size and deepest node, and its store piece in the root's `left`.
+template <class Block>
+CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext& ctx, const MediumStore& store,
+                       uint32_t r) {
+    const uint32_t root_index = ctx.roots[r];
+    BuildNode& root = ctx.nodes[root_index];
     const uint32_t c = root.count, T = ctx.small_max, n = ctx.n;
     const uint32_t* root_x_list = ctx.lists + root.begin;
     using Warp = decltype(block.Warp());
@@ -272,44 +278,35 @@ CA_HD uint32_t BuildMedium(const Block& block, MediumScratch& s, const MediumCon
         s.lists[0][1][t] = ctx.local[ctx.lists[n + root.begin + t]];
         s.lists[0][2][t] = ctx.local[ctx.lists[2 * n + root.begin + t]];
     }
+    if (!TakeSlots(block, s, store, 0, 1, root_index)) return;
     uint32_t active = c > T ? 1 : 0, small = c > T ? 0 : 1;
     if (lane == 0) {
-        s.level_slots[0] = 0;
-        s.level_slots[1] = 1;
-        if (active) s.active[0][0] = MediumNode{0, c, root.depth, 0, ctx.cells[ctx.roots[r]], 0, 0, 0.0f, 0};
-        else s.small[0] = MediumSmallRoot{0, c, root.depth, 0};
-        if constexpr (kWrite) {
-            if (!active) store[0] = StoredChild(root.begin, c, kSmallRoot, root.depth);
-        }
+        if (active) s.active[0][0] = MediumNode{0, c, root.depth, s.level_first[0], ctx.cells[root_index], 0, 0, 0.0f, 0};
+        else s.small[0] = MediumSmallRoot{0, c, root.depth};
+        if (!active) store.nodes[s.level_first[0]] = StoredNode(root.begin, c, kSmallRoot, root.depth);
     }
     block.Sync();
 
-    uint32_t nodes = 0, deepest = 0;  // this lane's share of the count pass's totals
     uint32_t level = 0;
     for (;; ++level) {
         const uint32_t cur = level & 1u;
-        // The count pass sizes the level's small roots, a warp each, while their lists are at hand.
-        if constexpr (!kWrite) {
-            for (uint32_t i = warp_index; i < small; i += Block::kWarps) {
-                const MediumSmallRoot sr = s.small[i];
-                for (uint32_t t = warp.Lane(); t < sr.count; t += Warp::kCount)
-                    s.side[s.lists[cur][0][sr.begin + t]] = uint8_t(t);
-                warp.Sync();
-                SmallSubtree& sub = s.subtrees[warp_index];
-                sub.Load(warp, SharedSmallSource{&s, root_x_list, cur, sr.begin}, sr.count);
-                SmallCountSink sink;
-                sub.Build(warp, root.begin + sr.begin, sr.depth, ctx.split.max_depth, ctx.radius, ctx.cost_traversal,
-                          sink);
-                if (warp.Lane() == 0) {
-                    ctx.small_shapes[root.begin + sr.begin] = sink.nodes | sink.deepest << 16;
-                    nodes += sink.nodes;
-                    deepest = sink.deepest > deepest ? sink.deepest : deepest;
-                }
-                warp.Sync();
-            }
-            block.Sync();
+        // The level's small roots, a warp each, while their lists are at hand: their lists out, and
+        // their subtrees' sizes.
+        for (uint32_t i = warp_index; i < small; i += Block::kWarps) {
+            const MediumSmallRoot sr = s.small[i];
+            WriteDoneLists(warp, s, ctx, root_x_list, root.begin, cur, sr.begin, sr.count, 3);
+            for (uint32_t t = warp.Lane(); t < sr.count; t += Warp::kCount)
+                s.side[s.lists[cur][0][sr.begin + t]] = uint8_t(t);
+            warp.Sync();
+            SmallSubtree& sub = s.subtrees[warp_index];
+            sub.Load(warp, SharedSmallSource{&s, root_x_list, cur, sr.begin}, sr.count);
+            SmallCountSink sink;
+            sub.Build(warp, root.begin + sr.begin, sr.depth, ctx.split.max_depth, ctx.radius, ctx.cost_traversal, sink);
+            if (warp.Lane() == 0) ctx.small_shapes[root.begin + sr.begin] = sink.nodes | sink.deepest << 16;
+            warp.Sync();
         }
         if (active == 0) break;
+        if (!TakeSlots(block, s, store, level + 1, 2 * active, root_index)) return;
 
         // Each large node's split, a warp each; the side of each of its points, and its list
         // positions marked as its own.
@@ -322,32 +319,26 @@ CA_HD uint32_t BuildMedium(const Block& block, MediumScratch& s, const MediumCon
                 s.owner[p] = d.splits ? uint8_t(i) : kNoOwner;
                 if (d.splits) s.side[s.lists[cur][d.axis][p]] = t < d.left_count ? 1 : 0;
             }
+            if (!d.splits) WriteDoneLists(warp, s, ctx, root_x_list, root.begin, cur, node.begin, node.count, 1);
             if (warp.Lane() != 0) continue;
             node.splits = d.splits ? 1 : 0;
             node.axis = d.axis;
             node.split = d.split;
             node.left_count = d.left_count;
-            if constexpr (kWrite) {
-                BuildNode stored = StoredChild(root.begin + node.begin, node.count, d.splits ? kInterior : kLeaf, node.depth);
-                stored.box = d.box;
-                stored.split = d.split;
-                stored.axis = d.axis;
-                stored.left = s.level_slots[level + 1] + 2 * i;
-                store[node.slot] = stored;
-            } else if (!d.splits) {
-                ++nodes;  // a leaf
-                deepest = node.depth > deepest ? node.depth : deepest;
-            }
+            BuildNode stored = StoredNode(root.begin + node.begin, node.count, d.splits ? kInterior : kLeaf, node.depth);
+            stored.box = d.box;
+            stored.split = d.split;
+            stored.axis = d.axis;
+            stored.left = s.level_first[level + 1] + 2 * i;
+            store.nodes[node.slot] = stored;
         }
         block.Sync();
 
         SplitMediumLists(block, s, cur, c);
         block.Sync();
 
-        // The children: large ones make the next level and small roots wait for their subtrees; the
-        // write pass stores the others (empty leaves) and the small roots now, the large ones once
-        // they are split, in two slots a large node (holes where it did not split).
-        const uint32_t first_child_slot = s.level_slots[level + 1];
+        // The children, in two slots a large node (holes where it did not split): large ones make
+        // the next level and are stored once they are split; small roots and empty leaves now.
         uint32_t next_active = 0, next_small = 0;
         for (uint32_t base = 0; base < active; base += Block::kCount) {
             const uint32_t i = base + lane;
@@ -366,9 +357,9 @@ CA_HD uint32_t BuildMedium(const Block& block, MediumScratch& s, const MediumCon
             next_small += total >> 8;
             if (!node) continue;
             for (uint32_t side = 0; side < 2; ++side) {
-                const uint32_t slot = first_child_slot + 2 * i + side;
+                const uint32_t slot = s.level_first[level + 1] + 2 * i + side;
                 if (!node->splits) {
-                    if constexpr (kWrite) store[slot].kind = kHole;
+                    store.nodes[slot].kind = kHole;
                     continue;
                 }
                 const uint32_t cb = node->begin + (side ? node->left_count : 0);
@@ -380,39 +371,57 @@ CA_HD uint32_t BuildMedium(const Block& block, MediumScratch& s, const MediumCon
                     if (side == 0) cell.hi[node->axis] = node->split;
                     else cell.lo[node->axis] = node->split;
                     s.active[1 - cur][large_at++] = MediumNode{cb, cc, depth, slot, cell, 0, 0, 0.0f, 0};
-                } else if (kind == kSmallRoot) {
-                    s.small[small_at++] = MediumSmallRoot{cb, cc, depth, slot};
+                    continue;
+                }
+                if (kind == kSmallRoot) {
+                    s.small[small_at++] = MediumSmallRoot{cb, cc, depth};
                     for (uint32_t t = 0; t < cc; ++t) s.owner[cb + t] = kNoOwner;
                 }
-                if constexpr (kWrite) {
-                    if (kind != kLarge) store[slot] = StoredChild(root.begin + cb, cc, kind, depth);
-                } else if (kind == kLeaf) {  // small roots count with their subtrees, large nodes at their level
-                    ++nodes;
-                    deepest = depth > deepest ? depth : deepest;
-                }
+                store.nodes[slot] = StoredNode(root.begin + cb, cc, kind, depth);
             }
-            if (!kWrite && node->splits) ++nodes;  // the node itself
         }
-        if (lane == 0) s.level_slots[level + 2] = first_child_slot + 2 * active;
         active = next_active;
         small = next_small;
         block.Sync();
     }
-    const uint32_t levels = level + 1;  // levels 0 .. level hold nodes
-    const uint32_t slots = s.level_slots[levels];
+    block.Sync();
+    MediumAddresses(block, s, level + 1, ctx.small_shapes, store.nodes);
+    if (lane == 0) {
+        const BuildNode& top = store.nodes[s.level_first[0]];
+        root.size = top.size;
+        root.deepest = top.deepest;
+        root.left = s.level_first[0];
+    }
+}
 
-    if constexpr (!kWrite) {
-        uint32_t all_nodes, deepest_node;
-        block.ExclusiveScan(nodes, 0u, CountSum(), all_nodes);
-        block.ExclusiveScan(deepest, 0u, MaxOf(), deepest_node);
-        if (lane == 0) {
-            root.size = all_nodes;
-            root.deepest = deepest_node;
+// The write pass for stored node i, by a warp: its node at its medium root's address plus its own,
+// a leaf's points, a small root's subtree.
+template <class Lanes>
+CA_HD void WriteStoredNode(const Lanes& lanes, SmallSubtree& sub, const MediumContext& ctx, const MediumStore& store,
+                           const SmallWriteSink& out, uint32_t i) {
+    const BuildNode& node = store.nodes[i];
+    if (node.kind == kHole) return;
+    const uint32_t base = ctx.nodes[store.roots[i]].address, address = base + node.address;
+    const NodeRange range{node.begin, node.count};
+    if (node.kind == kSmallRoot) {
+        sub.Load(lanes, DoneSmallSource{ctx.pos, ctx.done_lists, ctx.local, ctx.n, node.begin}, node.count);
+        SmallWriteSink sink = out;
+        sink.address = address;
+        sub.Build(lanes, node.begin, node.depth, ctx.split.max_depth, ctx.radius, ctx.cost_traversal, sink);
+        return;
+    }
+    if (lanes.Lane() == 0) {
+        out.WriteNode(address,
+                      node.kind == kInterior
+                          ? KdNode::Interior(int(node.axis), node.split, base + store.nodes[node.left + 1].address)
+                          : KdNode::Leaf(node.begin, node.count),
+                      node.box, range);
+    }
+    if (node.kind == kLeaf) {  // a large node that could not split: its points in x order
+        for (uint32_t t = lanes.Lane(); t < node.count; t += Lanes::kCount) {
+            const uint32_t id = ctx.done_lists[node.begin + t];
+            out.points[node.begin + t] = TreePoint{ctx.pos[id], out.original[id]};
         }
-        return slots;
-    } else {
-        WriteMedium(block, s, ctx, root, levels, slots, store, out);
-        return slots;
     }
 }
 

@@ -2,6 +2,7 @@
 // backend. A launch unit: nvcc compiles it in a CUDA build.
 #include "kdtree/point_tree_builder.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -320,35 +321,27 @@ struct MediumRootFlagPass {
     }
 };
 
-// kdtree/point_medium_subtree.h, a block per medium root. The count pass writes the slots of each
-// root's node store, and a trailing zero so that the offsets scan's last entry is the total.
-struct MediumCountPass {
+// kdtree/point_medium_subtree.h: the build pass, a block per medium root.
+struct MediumBuildPass {
     static constexpr uint32_t kThreads = kMediumThreads;
     using Scratch = MediumScratch;
     MediumContext ctx;
-    uint32_t root_count;
-    uint32_t* slots;
+    MediumStore store;
     template <class Block>
     CA_HD void Run(const Block& block, MediumScratch& s, uint32_t r) const {
-        if (r == root_count) {
-            if (block.Lane() == 0) slots[r] = 0;
-            return;
-        }
-        const uint32_t needed = BuildMedium<false>(block, s, ctx, r, nullptr, SmallWriteSink{});
-        if (block.Lane() == 0) slots[r] = needed;
+        BuildMedium(block, s, ctx, store, r);
     }
 };
 
+// The write pass, a warp per stored node.
 struct MediumWritePass {
-    static constexpr uint32_t kThreads = kMediumThreads;
-    using Scratch = MediumScratch;
+    using Scratch = SmallSubtree;
     MediumContext ctx;
-    const uint32_t* store_offsets;
-    BuildNode* stores;
+    MediumStore store;
     SmallWriteSink out;
-    template <class Block>
-    CA_HD void Run(const Block& block, MediumScratch& s, uint32_t r) const {
-        BuildMedium<true>(block, s, ctx, r, stores + store_offsets[r], out);
+    template <class Lanes>
+    CA_HD void Run(const Lanes& lanes, SmallSubtree& sub, uint32_t i) const {
+        WriteStoredNode(lanes, sub, ctx, store, out, i);
     }
 };
 
@@ -362,7 +355,7 @@ struct UpPass {
             const BuildNode& r = nodes[node.left + 1];
             node.size = 1 + l.size + r.size;
             node.deepest = l.deepest > r.deepest ? l.deepest : r.deepest;
-        } else if (node.kind != kMediumRoot) {  // a medium root's size is its count pass's
+        } else if (node.kind != kMediumRoot) {  // a medium root's size is its build pass's
             node.size = 1;
             node.deepest = node.depth;
         }
@@ -410,7 +403,7 @@ struct PointTreeBuilder::Impl {
           owner{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
           side(b), local(b), nodes(b), cells(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
           counts(b), level_totals(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(uint64_t)),
-          medium_flags(b), node_ids(b), medium_roots(b), store_offsets(b), stores(b), small_shapes(b) {}
+          medium_flags(b), node_ids(b), medium_roots(b), store(b), store_roots(b), store_used(b), small_shapes(b) {}
     Buffer<Vec3> positions;        // the points in Morton order
     Buffer<uint32_t> original;     // the input index of each of them
     Buffer<uint32_t> final_lists;  // three concatenated sorted point-ID lists, each node's points in place
@@ -426,8 +419,9 @@ struct PointTreeBuilder::Impl {
     Buffer<uint8_t> medium_flags;
     Buffer<uint32_t> node_ids;
     Buffer<uint32_t> medium_roots;
-    Buffer<uint32_t> store_offsets;  // each medium root's node store in stores
-    Buffer<BuildNode> stores;
+    Buffer<BuildNode> store;         // the medium subtrees' large nodes, small roots and leaves
+    Buffer<uint32_t> store_roots;    // the medium root of each
+    Buffer<uint32_t> store_used;
     Buffer<uint32_t> small_shapes;   // by a small root's first list position: its nodes | deepest << 16
     std::vector<uint32_t> level_begin;
 };
@@ -565,7 +559,9 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     const uint32_t* lists = m.final_lists.data();
     ParallelFor(b, "point tree: leaf boxes", node_count, LeafBoxPass{pos, lists, n, m.nodes.data()});
 
-    // 3. Medium subtrees, a block each (kdtree/point_medium_subtree.h): the count pass.
+    // 3. Medium subtrees, a block each (kdtree/point_medium_subtree.h): the build pass, run again
+    // with a larger store while the store runs full (in a first build, if at all), then the up pass
+    // of the large-node levels.
     m.medium_flags.Resize(node_count, false);
     m.node_ids.Resize(node_count, false);
     m.medium_roots.Resize(node_count, false);
@@ -575,23 +571,33 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
                                                    Span<const uint8_t>(m.medium_flags.span()), m.medium_roots.span()));
     m.local.Resize(n, false);
     m.small_shapes.Resize(n, false);
-    m.store_offsets.Resize(medium_count + 1, false);
-    const MediumContext medium{pos, lists, m.medium_roots.data(), m.nodes.data(), m.cells.data(), m.local.data(),
-                               m.small_shapes.data(), n, T, split_params, radius, prm.cost_traversal};
-    ParallelForBlocks(b, "point tree: medium subtrees (count)", medium_count + 1,
-                      MediumCountPass{medium, medium_count, m.store_offsets.data()});
-    ExclusiveScan(b, Span<const uint32_t>(m.store_offsets.span()), m.store_offsets.span());
-    m.level_totals.Start(m.store_offsets.data() + medium_count, sizeof(uint32_t));
+    m.store_used.Resize(1, false);
+    // The work lists are free: they take the lists of the small roots and leaves.
+    const MediumContext medium{pos,       lists, m.medium_roots.data(), m.nodes.data(), m.cells.data(),
+                               m.work[0].data(), m.local.data(), m.small_shapes.data(), n, T, split_params,
+                               radius,    prm.cost_traversal};
+    size_t capacity = std::max(m.store.capacity(), size_t(n / 4 + 64));
+    BuildNode root;
+    uint32_t stored;
+    while (true) {
+        m.store.Resize(capacity, false);
+        m.store_roots.Resize(capacity, false);
+        const uint32_t zero = 0;
+        CopyBytes(m.store_used.data(), m.store_used.space(), &zero, MemorySpace::Host, sizeof(zero));
+        const MediumStore store{m.store.data(), m.store_roots.data(), m.store_used.data(), uint32_t(capacity)};
+        ParallelForBlocks(b, "point tree: medium subtrees", medium_count, MediumBuildPass{medium, store});
+        m.level_totals.Start(m.store_used.data(), sizeof(uint32_t));
+        ParallelForLevels(b, "point tree: up pass", m.level_begin, LevelOrder::Up, UpPass{m.nodes.data()});
+        CopyBytes(&root, MemorySpace::Host, m.nodes.data(), m.nodes.space(), sizeof(BuildNode));
+        stored = m.level_totals.Wait<uint32_t>();
+        if (stored <= capacity) break;
+        capacity = std::max(2 * capacity, size_t(stored));
+    }
 
     // 4. Preorder output.
-    ParallelForLevels(b, "point tree: up pass", m.level_begin, LevelOrder::Up, UpPass{m.nodes.data()});
-    BuildNode root;
-    CopyBytes(&root, MemorySpace::Host, m.nodes.data(), m.nodes.space(), sizeof(BuildNode));
     const uint32_t zero = 0;
     CopyBytes(&m.nodes.data()->address, m.nodes.space(), &zero, MemorySpace::Host, sizeof(zero));
     ParallelForLevels(b, "point tree: down pass", m.level_begin, LevelOrder::Down, DownPass{m.nodes.data()});
-    m.stores.Resize(m.level_totals.Wait<uint32_t>(), false);
-
     out.nodes.Resize(root.size, false);
     out.boxes.Resize(root.size, false);
     out.ranges.Resize(root.size, false);
@@ -600,8 +606,10 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
                                 out.points.data()};
     ParallelFor(b, "point tree: points", n, PointsPass{pos, lists, m.original.data(), out.points.data()});
     ParallelFor(b, "point tree: write large nodes", node_count, WriteLargePass{m.nodes.data(), writer});
-    ParallelForBlocks(b, "point tree: medium subtrees (write)", medium_count,
-                      MediumWritePass{medium, m.store_offsets.data(), m.stores.data(), writer});
+    ParallelForLanes(b, "point tree: medium subtrees (write)", stored,
+                     MediumWritePass{medium, MediumStore{m.store.data(), m.store_roots.data(), m.store_used.data(),
+                                                         uint32_t(capacity)},
+                                     writer});
     out.bounds = root.box;
     out.max_depth = int(root.deepest);
     out.radius = radius;

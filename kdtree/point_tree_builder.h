@@ -18,18 +18,19 @@
 //      large-node levels would make all the way down; the levels of the whole set stop about half
 //      way, and with them their launches and the host's waits.
 //   4. Preorder output: a bottom-up size pass and a top-down address pass (Zhou Algorithm 5), over
-//      the large-node levels and inside each medium subtree.
+//      the large-node levels and inside each medium subtree; then the nodes and points are written.
 //
 // Large nodes split at the spatial median unless it leaves fewer than min_split_fraction of the
 // points on one side; then at the point median (see PointTreeParams). The host waits once per
 // large-node level (to size the next), as in Zhou et al.'s coordination on the CPU, but only after
-// it has queued the level's passes (core/readback.h), and once for the number of medium nodes.
-// Work memory: 67 bytes per point (the points in Morton order and their input indices, the three
+// it has queued the level's passes (core/readback.h); and once for the medium subtrees' store.
+// Work memory: 84 bytes per point (the points in Morton order and their input indices, the three
 // lists in final order, two working copies of them, the second of which holds the sort keys while
-// they sort, the active node of each working position twice, the side, medium-root place and
-// small-root shape of each point), about 100 bytes per breadth-first node of the large-node levels
-// and 64 bytes per large node inside the medium subtrees; the tree itself: 16 bytes per point and
-// 40 bytes per node.
+// they sort and the first the small roots' lists afterwards, the active node of each working
+// position twice, the side, local number and small-root shape of each point, and the medium
+// subtrees' store, sized for a quarter of the points and grown when a build needs more) and about
+// 100 bytes per breadth-first node of the large-node levels; the tree itself: 16 bytes per point
+// and 40 bytes per node.
 #pragma once
 
 #include <memory>
