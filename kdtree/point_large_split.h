@@ -17,12 +17,13 @@ namespace caustica {
 namespace point_build {
 
 // The lists of a node in global memory: three concatenated lists of m entries (point numbers), the
-// node's entries at [begin, begin + count) of each.
+// node's entries at [begin, begin + count) of each; Points gives their coordinates.
+template <class Points>
 struct GlobalLists {
-    const Vec3* pos;
+    Points points;
     const uint32_t* lists;
     uint32_t m, begin;
-    CA_HD float Coord(int axis, uint32_t i) const { return pos[lists[uint32_t(axis) * m + begin + i]][axis]; }
+    CA_HD float Coord(int axis, uint32_t i) const { return points.Coord(axis, lists[uint32_t(axis) * m + begin + i]); }
 };
 
 // The tight box of a node's count points: the first and last entries of its three sorted lists.

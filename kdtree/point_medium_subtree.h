@@ -55,7 +55,7 @@ struct MediumSmallRoot {
 struct MediumScratch {
     float coord[3][kMediumMaxPoints];                  // coordinate a of local point t
     uint16_t lists[2][3][kMediumMaxPoints];            // the three sorted lists of local points; level l in lists[l % 2]
-    uint8_t side[kMediumMaxPoints];                    // by local point: 1 goes left; a small root's own numbering
+    uint8_t small_local[kMediumMaxPoints];             // by local point: its place in its small root
     uint8_t owner[kMediumMaxPoints];                   // by list position: its large node in the level, or kNoOwner
     uint32_t chunk_bits[3 * kMediumMaxPoints / 32];    // the split: each 32 positions' sides, 1 left
     uint32_t chunk_before[3 * kMediumMaxPoints / 32];  // and the left positions of the list before them
@@ -79,7 +79,7 @@ struct MediumStore {
 
 // What the medium passes read and write besides the scratch.
 struct MediumContext {
-    const Vec3* pos;
+    PointCoords points;
     const uint32_t* lists;   // the final lists (3 x n), each medium root's points in place
     const uint32_t* roots;   // the breadth-first index of each medium root
     BuildNode* nodes;        // the breadth-first nodes
@@ -100,7 +100,7 @@ struct SharedLists {
     CA_HD float Coord(int axis, uint32_t i) const { return s->coord[axis][s->lists[buffer][axis][begin + i]]; }
 };
 
-// A small root's points for SmallSubtree::Load, from the scratch; side holds its own numbering.
+// A small root's points for SmallSubtree::Load, from the scratch, numbered by small_local.
 struct SharedSmallSource {
     const MediumScratch* s;
     const uint32_t* root_x_list;  // the medium root's x list: local point -> point number
@@ -111,18 +111,18 @@ struct SharedSmallSource {
         const uint32_t l = Local(0, t);
         return Vec3(s->coord[0][l], s->coord[1][l], s->coord[2][l]);
     }
-    CA_HD uint32_t Order(int axis, uint32_t t) const { return s->side[Local(axis, t)]; }
+    CA_HD uint32_t Order(int axis, uint32_t t) const { return s->small_local[Local(axis, t)]; }
 };
 
 // The same from the lists the build pass wrote out.
 struct DoneSmallSource {
-    const Vec3* pos;
+    PointCoords points;
     const uint32_t* lists;  // 3 x n
     const uint16_t* local;
-    uint32_t n, begin;
+    uint32_t begin;
     CA_HD uint32_t Id(uint32_t t) const { return lists[begin + t]; }
-    CA_HD Vec3 Position(uint32_t t) const { return pos[Id(t)]; }
-    CA_HD uint32_t Order(int axis, uint32_t t) const { return local[lists[uint32_t(axis) * n + begin + t]]; }
+    CA_HD Vec3 Position(uint32_t t) const { return points.Position(Id(t)); }
+    CA_HD uint32_t Order(int axis, uint32_t t) const { return local[lists[uint32_t(axis) * points.n + begin + t]]; }
 };
 
 // A node of the store as the levels first know it.
@@ -219,7 +219,8 @@ CA_HD void SplitMediumLists(const Block& block, MediumScratch& s, uint32_t cur, 
             const uint32_t p = first + i;
             if (p >= c || s.owner[p] == kNoOwner) return false;
             const MediumNode& node = s.active[cur][s.owner[p]];
-            return a == node.axis ? p - node.begin < node.left_count : s.side[s.lists[cur][a][p]] != 0;
+            return a == node.axis ? p - node.begin < node.left_count
+                                  : s.coord[node.axis][s.lists[cur][a][p]] < node.split;
         });
         if (warp.Lane() == 0) s.chunk_bits[chunk] = bits;
     }
@@ -269,8 +270,7 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
     for (uint32_t t = lane; t < c; t += Block::kCount) {
         const uint32_t id = root_x_list[t];
         ctx.local[id] = uint16_t(t);
-        const Vec3 p = ctx.pos[id];
-        for (int a = 0; a < 3; ++a) s.coord[a][t] = p[a];
+        for (int a = 0; a < 3; ++a) s.coord[a][t] = ctx.points.Coord(a, id);
         s.lists[0][0][t] = uint16_t(t);
     }
     block.Sync();
@@ -296,7 +296,7 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
             const MediumSmallRoot sr = s.small[i];
             WriteDoneLists(warp, s, ctx, root_x_list, root.begin, cur, sr.begin, sr.count, 3);
             for (uint32_t t = warp.Lane(); t < sr.count; t += Warp::kCount)
-                s.side[s.lists[cur][0][sr.begin + t]] = uint8_t(t);
+                s.small_local[s.lists[cur][0][sr.begin + t]] = uint8_t(t);
             warp.Sync();
             SmallSubtree& sub = s.subtrees[warp_index];
             sub.Load(warp, SharedSmallSource{&s, root_x_list, cur, sr.begin}, sr.count);
@@ -308,17 +308,13 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
         if (active == 0) break;
         if (!TakeSlots(block, s, store, level + 1, 2 * active, root_index)) return;
 
-        // Each large node's split, a warp each; the side of each of its points, and its list
-        // positions marked as its own.
+        // Each large node's split, a warp each, and its list positions marked as its own.
         for (uint32_t i = warp_index; i < active; i += Block::kWarps) {
             MediumNode& node = s.active[cur][i];
             const LargeSplit d =
                 DecideLargeSplit(warp, SharedLists{&s, cur, node.begin}, node.count, node.cell, node.depth, ctx.split);
-            for (uint32_t t = warp.Lane(); t < node.count; t += Warp::kCount) {
-                const uint32_t p = node.begin + t;
-                s.owner[p] = d.splits ? uint8_t(i) : kNoOwner;
-                if (d.splits) s.side[s.lists[cur][d.axis][p]] = t < d.left_count ? 1 : 0;
-            }
+            for (uint32_t t = warp.Lane(); t < node.count; t += Warp::kCount)
+                s.owner[node.begin + t] = d.splits ? uint8_t(i) : kNoOwner;
             if (!d.splits) WriteDoneLists(warp, s, ctx, root_x_list, root.begin, cur, node.begin, node.count, 1);
             if (warp.Lane() != 0) continue;
             node.splits = d.splits ? 1 : 0;
@@ -404,7 +400,7 @@ CA_HD void WriteStoredNode(const Lanes& lanes, SmallSubtree& sub, const MediumCo
     const uint32_t base = ctx.nodes[store.roots[i]].address, address = base + node.address;
     const NodeRange range{node.begin, node.count};
     if (node.kind == kSmallRoot) {
-        sub.Load(lanes, DoneSmallSource{ctx.pos, ctx.done_lists, ctx.local, ctx.n, node.begin}, node.count);
+        sub.Load(lanes, DoneSmallSource{ctx.points, ctx.done_lists, ctx.local, node.begin}, node.count);
         SmallWriteSink sink = out;
         sink.address = address;
         sub.Build(lanes, node.begin, node.depth, ctx.split.max_depth, ctx.radius, ctx.cost_traversal, sink);
@@ -420,7 +416,7 @@ CA_HD void WriteStoredNode(const Lanes& lanes, SmallSubtree& sub, const MediumCo
     if (node.kind == kLeaf) {  // a large node that could not split: its points in x order
         for (uint32_t t = lanes.Lane(); t < node.count; t += Lanes::kCount) {
             const uint32_t id = ctx.done_lists[node.begin + t];
-            out.points[node.begin + t] = TreePoint{ctx.pos[id], out.original[id]};
+            out.points[node.begin + t] = TreePoint{ctx.points.Position(id), out.original[id]};
         }
     }
 }

@@ -56,7 +56,7 @@ struct SortKeysPass {
 };
 
 struct RootPass {
-    const Vec3* pos;
+    PointArray input;
     const uint32_t* lists;
     uint32_t n;
     uint32_t medium_max;
@@ -67,7 +67,7 @@ struct RootPass {
         BuildNode root{};
         root.begin = 0;
         root.count = n;
-        root.box = SortedBox(GlobalLists{pos, lists, n, 0}, n);
+        root.box = SortedBox(GlobalLists<PointArray>{input, lists, n, 0}, n);
         root.kind = n > medium_max ? kLarge : kMediumRoot;
         nodes[0] = root;
         cells[0] = root.box;
@@ -81,8 +81,7 @@ struct RootPass {
 };
 
 // The points are numbered anew in Morton order of the root box, so that a node's points have
-// nearby numbers: the side bytes a node's list entries gather, and the positions, then share
-// cache lines. Sorted by the code, the input indices give each new number's point.
+// nearby numbers: the coordinates a node's list entries gather then share cache lines. Sorted by the code, the input indices give each new number's point.
 struct MortonKeysPass {
     const Vec3* pos;
     const BuildNode* root;
@@ -94,16 +93,17 @@ struct MortonKeysPass {
     }
 };
 
-// Each point's new number, and the positions in the new order.
+// Each point's new number, and the coordinates in the new order.
 struct RenumberPass {
     const Vec3* pos;
     const uint32_t* original;  // new number -> input index
     uint32_t* renumbered;      // input index -> new number
-    Vec3* new_pos;
+    float* coords;             // PointCoords of the new numbers
+    uint32_t n;
     CA_HD void operator()(int j) const {
         const uint32_t i = original[j];
         renumbered[i] = uint32_t(j);
-        new_pos[j] = pos[i];
+        for (int a = 0; a < 3; ++a) coords[uint32_t(a) * n + uint32_t(j)] = pos[i][a];
     }
 };
 
@@ -123,7 +123,7 @@ struct FillPass {
 // of the new large nodes (low 32 bits) and their number (high 32 bits) for the offsets scan, and a
 // trailing zero so that the scan's last entry is the total.
 struct DecideLargePass {
-    const Vec3* pos;
+    PointCoords points;
     const uint32_t* lists;  // the working lists
     uint32_t m;             // their length
     LargeSplitParams params;
@@ -144,8 +144,8 @@ struct DecideLargePass {
         }
         ActiveNode& act = active[i];
         BuildNode& node = nodes[act.node];
-        const LargeSplit d = DecideLargeSplit(lanes, GlobalLists{pos, lists, m, act.work}, act.count, act.cell,
-                                              node.depth, params);
+        const LargeSplit d = DecideLargeSplit(lanes, GlobalLists<PointCoords>{points, lists, m, act.work}, act.count,
+                                              act.cell, node.depth, params);
         if (!writes) return;
         node.box = d.box;
         node.kind = d.splits ? kInterior : kLeaf;  // a leaf: too deep, or all points at one place
@@ -164,23 +164,6 @@ struct DecideLargePass {
             }
         }
         counts[i] = large_points | (large << 32);
-    }
-};
-
-// Which side each point of a splitting node goes to (by point ID): the first left_count entries
-// of the node's range in the split axis's list. The split pass reads a byte per list entry here;
-// comparing each entry's coordinate with the split instead (no side pass) made the 4M build 12%
-// slower on an H100: the gathered points (48 MB) miss L2, the side bytes (4 MB) do not.
-struct SidePass {
-    const uint32_t* lists;  // the working lists
-    const uint32_t* owner;
-    const ActiveNode* active;
-    uint32_t m;
-    uint8_t* side;
-    CA_HD void operator()(int i) const {
-        const ActiveNode& act = active[owner[i]];
-        if (!act.splits) return;
-        side[lists[act.axis * m + uint32_t(i)]] = uint32_t(i) - act.work < act.left_count ? 1 : 0;
     }
 };
 
@@ -258,10 +241,10 @@ struct ListEntry {
 // passes over the points of its active nodes only: in the last levels of a 4M-point build, a few
 // percent of them.
 struct SplitListsPass {
+    PointCoords points;
     const uint32_t* lists;  // the working lists, m entries each
     const uint32_t* owner;
     const ActiveNode* active;
-    const uint8_t* side;
     const uint64_t* next_total;  // the offsets scan's total: the next working lists' length (low 32 bits)
     uint32_t m, n;
     uint32_t* next_lists;
@@ -276,8 +259,13 @@ struct SplitListsPass {
         carry = {lists[j], owner[i]};
         const ActiveNode& act = active[carry.owner];
         if (!act.splits) return {0, false};
-        // The split axis's own list needs no side: its first left_count entries go left.
-        const uint32_t left = a == act.axis ? uint32_t(i - act.work < act.left_count) : side[carry.point];
+        // The split axis's own list: its first left_count entries go left. The others compare the
+        // coordinate with the split, as the split decision counted them (point_large_split.h): a
+        // 4-byte gather from one axis's coordinates, which stay in L2. A side pass that wrote each
+        // point's side as a byte for this cost more than it saved (H100: 1M / 4M plane builds 1.85 /
+        // 5.8 ms with it, 1.75 / 5.27 without).
+        const uint32_t left = a == act.axis ? uint32_t(i - act.work < act.left_count)
+                                            : uint32_t(points.Coord(int(act.axis), carry.point) < act.split);
         return {left, i == act.work};
     }
     CA_HD void operator()(uint32_t j, uint32_t left_before, uint32_t left, const Carry& carry) const {
@@ -301,13 +289,13 @@ struct SplitListsPass {
 
 // The boxes of the leaves the large-node levels made (too deep, all points at one place, or empty).
 struct LeafBoxPass {
-    const Vec3* pos;
+    PointCoords points;
     const uint32_t* lists;
-    uint32_t n;
     BuildNode* nodes;
     CA_HD void operator()(int i) const {
         BuildNode& node = nodes[i];
-        if (node.kind == kLeaf) node.box = SortedBox(GlobalLists{pos, lists, n, node.begin}, node.count);
+        if (node.kind == kLeaf)
+            node.box = SortedBox(GlobalLists<PointCoords>{points, lists, points.n, node.begin}, node.count);
     }
 };
 
@@ -388,28 +376,27 @@ struct WriteLargePass {
 
 // Points of large leaves in x order; the medium subtrees rewrite their ranges in their leaf order.
 struct PointsPass {
-    const Vec3* pos;
+    PointCoords points;
     const uint32_t* lists;
     const uint32_t* original;
     TreePoint* out;
-    CA_HD void operator()(int i) const { out[i] = TreePoint{pos[lists[i]], original[lists[i]]}; }
+    CA_HD void operator()(int i) const { out[i] = TreePoint{points.Position(lists[i]), original[lists[i]]}; }
 };
 
 }  // namespace
 
 struct PointTreeBuilder::Impl {
     explicit Impl(const Backend& b)
-        : positions(b), original(b), final_lists(b), work{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
+        : coords(b), original(b), final_lists(b), work{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
           owner{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
-          side(b), local(b), nodes(b), cells(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
+          local(b), nodes(b), cells(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
           counts(b), level_totals(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(uint64_t)),
           medium_flags(b), node_ids(b), medium_roots(b), store(b), store_roots(b), store_used(b), small_shapes(b) {}
-    Buffer<Vec3> positions;        // the points in Morton order
+    Buffer<float> coords;          // the points in Morton order (PointCoords)
     Buffer<uint32_t> original;     // the input index of each of them
     Buffer<uint32_t> final_lists;  // three concatenated sorted point-ID lists, each node's points in place
     Buffer<uint32_t> work[2];      // the same for the active nodes' points, ping-pong (work[1] sorts the keys)
     Buffer<uint32_t> owner[2];     // the active node of each working position, ping-pong
-    Buffer<uint8_t> side;          // the side of each point of a splitting node
     Buffer<uint16_t> local;        // each point's place in its medium root's x list
     Buffer<BuildNode> nodes;       // the large-node levels' nodes, breadth first
     Buffer<Aabb> cells;            // the cells of the medium roots among them
@@ -487,7 +474,6 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     m.final_lists.Resize(3 * size_t(n), false);
     for (auto& w : m.work) w.Resize(3 * size_t(n), false);
     for (auto& o : m.owner) o.Resize(n, false);
-    m.side.Resize(n, false);
     Buffer<uint32_t>& keys = m.work[1];
     ParallelFor(b, "point tree: sort keys", n, SortKeysPass{input, n, keys.data(), m.work[0].data()});
     for (uint32_t a = 0; a < 3; ++a)
@@ -502,14 +488,14 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     m.active[0].Resize(1, false);
     ParallelFor(b, "point tree: root", 1,
                 RootPass{input, m.work[0].data(), n, medium_max, m.nodes.data(), m.cells.data(), m.active[0].data()});
-    m.positions.Resize(n, false);
+    m.coords.Resize(3 * size_t(n), false);
     m.original.Resize(n, false);
     ParallelFor(b, "point tree: morton keys", n, MortonKeysPass{input, m.nodes.data(), keys.data(), m.original.data()});
     RadixSortPairs(b, keys.span().subspan(0, n), m.original.span(), 0, 30);
     uint32_t* renumbered = m.owner[1].data();  // free until the first level
-    ParallelFor(b, "point tree: renumber", n, RenumberPass{input, m.original.data(), renumbered, m.positions.data()});
+    ParallelFor(b, "point tree: renumber", n, RenumberPass{input, m.original.data(), renumbered, m.coords.data(), n});
     ParallelFor(b, "point tree: renumber lists", 3 * size_t(n), RenumberListsPass{renumbered, m.work[0].data()});
-    const Vec3* pos = m.positions.data();
+    const PointCoords points{m.coords.data(), n};
     Aabb root_box;
     CopyBytes(&root_box, MemorySpace::Host, &m.nodes.data()->box, m.nodes.space(), sizeof(Aabb));
     const float radius = prm.radius > 0.0f ? prm.radius : DerivedRadius(root_box, n, prm.expected_k);
@@ -530,7 +516,7 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
         m.active[1 - cur].Resize(new_nodes, false);  // room for every child
         ActiveNode* act = m.active[cur].data();
         ParallelForLanes(b, "point tree: decide large", active_count + 1,
-                         DecideLargePass{pos, m.work[cur].data(), active_points, split_params, medium_max,
+                         DecideLargePass{points, m.work[cur].data(), active_points, split_params, medium_max,
                                          active_count, m.nodes.data(), act, m.counts.data()});
         ExclusiveScan(b, Span<const uint64_t>(m.counts.span()), m.counts.span());
         // The host sizes the next level from the scan's total, but queues the rest of this level
@@ -543,10 +529,8 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
                     EmitChildrenPass{m.counts.data(), node_count, medium_max, m.nodes.data(), m.cells.data(), act,
                                      m.active[1 - cur].data()});
         // One stable split pass over the three lists (Zhou et al. 2008, 5.1).
-        ParallelFor(b, "point tree: sides", active_points,
-                    SidePass{m.work[cur].data(), m.owner[cur].data(), act, active_points, m.side.data()});
         ParallelForRanked(b, "point tree: split lists", 3 * size_t(active_points),
-                          SplitListsPass{m.work[cur].data(), m.owner[cur].data(), act, m.side.data(), total,
+                          SplitListsPass{points, m.work[cur].data(), m.owner[cur].data(), act, total,
                                          active_points, n, m.work[1 - cur].data(), m.owner[1 - cur].data(),
                                          m.final_lists.data()});
         const uint64_t totals = m.level_totals.Wait<uint64_t>();
@@ -557,7 +541,7 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
         active_points = uint32_t(totals & 0xffffffffu);
     }
     const uint32_t* lists = m.final_lists.data();
-    ParallelFor(b, "point tree: leaf boxes", node_count, LeafBoxPass{pos, lists, n, m.nodes.data()});
+    ParallelFor(b, "point tree: leaf boxes", node_count, LeafBoxPass{points, lists, m.nodes.data()});
 
     // 3. Medium subtrees, a block each (kdtree/point_medium_subtree.h): the build pass, run again
     // with a larger store while the store runs full (in a first build, if at all), then the up pass
@@ -573,7 +557,7 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     m.small_shapes.Resize(n, false);
     m.store_used.Resize(1, false);
     // The work lists are free: they take the lists of the small roots and leaves.
-    const MediumContext medium{pos,       lists, m.medium_roots.data(), m.nodes.data(), m.cells.data(),
+    const MediumContext medium{points,    lists, m.medium_roots.data(), m.nodes.data(), m.cells.data(),
                                m.work[0].data(), m.local.data(), m.small_shapes.data(), n, T, split_params,
                                radius,    prm.cost_traversal};
     size_t capacity = std::max(m.store.capacity(), size_t(n / 4 + 64));
@@ -604,7 +588,7 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     out.points.Resize(n, false);
     const SmallWriteSink writer{0, m.original.data(), out.nodes.data(), out.boxes.data(), out.ranges.data(),
                                 out.points.data()};
-    ParallelFor(b, "point tree: points", n, PointsPass{pos, lists, m.original.data(), out.points.data()});
+    ParallelFor(b, "point tree: points", n, PointsPass{points, lists, m.original.data(), out.points.data()});
     ParallelFor(b, "point tree: write large nodes", node_count, WriteLargePass{m.nodes.data(), writer});
     ParallelForLanes(b, "point tree: medium subtrees (write)", stored,
                      MediumWritePass{medium, MediumStore{m.store.data(), m.store_roots.data(), m.store_used.data(),

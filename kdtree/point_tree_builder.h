@@ -24,13 +24,13 @@
 // points on one side; then at the point median (see PointTreeParams). The host waits once per
 // large-node level (to size the next), as in Zhou et al.'s coordination on the CPU, but only after
 // it has queued the level's passes (core/readback.h); and once for the medium subtrees' store.
-// Work memory: 84 bytes per point (the points in Morton order and their input indices, the three
-// lists in final order, two working copies of them, the second of which holds the sort keys while
-// they sort and the first the small roots' lists afterwards, the active node of each working
-// position twice, the side, local number and small-root shape of each point, and the medium
-// subtrees' store, sized for a quarter of the points and grown when a build needs more) and about
-// 100 bytes per breadth-first node of the large-node levels; the tree itself: 16 bytes per point
-// and 40 bytes per node.
+// Work memory: 83 bytes per point (the points in Morton order as three coordinate arrays and their
+// input indices, the three lists in final order, two working copies of them, the second of which
+// holds the sort keys while they sort and the first the small roots' lists afterwards, the active
+// node of each working position twice, the local number and small-root shape of each point, the
+// medium subtrees' store, sized for a quarter of the points and grown when a build needs more) and
+// about 100 bytes per breadth-first node of the large-node levels; the tree itself: 16 bytes per
+// point and 40 bytes per node.
 #pragma once
 
 #include <memory>
