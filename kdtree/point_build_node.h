@@ -47,12 +47,6 @@ struct PointCoords {
     CA_HD Vec3 Position(uint32_t i) const { return Vec3(Coord(0, i), Coord(1, i), Coord(2, i)); }
 };
 
-// Points as the caller gives them.
-struct PointArray {
-    const Vec3* p;
-    CA_HD float Coord(int a, uint32_t i) const { return p[i][a]; }
-};
-
 // A child of count points: empty (a leaf), at most small_max (a small root), at most medium_max (a
 // medium root, where the stage has them) or a large node that the stage splits further.
 CA_HD inline uint32_t ChildKind(uint32_t count, uint32_t small_max, uint32_t medium_max) {

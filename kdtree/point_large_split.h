@@ -12,15 +12,15 @@
 
 #include "core/hd.h"
 #include "core/vec.h"
+#include "kdtree/point_build_node.h"
 
 namespace caustica {
 namespace point_build {
 
 // The lists of a node in global memory: three concatenated lists of m entries (point numbers), the
-// node's entries at [begin, begin + count) of each; Points gives their coordinates.
-template <class Points>
+// node's entries at [begin, begin + count) of each.
 struct GlobalLists {
-    Points points;
+    PointCoords points;
     const uint32_t* lists;
     uint32_t m, begin;
     CA_HD float Coord(int axis, uint32_t i) const { return points.Coord(axis, lists[uint32_t(axis) * m + begin + i]); }

@@ -42,32 +42,89 @@ struct alignas(16) ActiveNode {
     uint32_t left_work, right_work;      // the children's places in the next working lists
 };
 
+// The order-preserving keys (core/float_key.h) of the points' coordinates, key a * n + i for
+// coordinate a of point i, and the point numbers to sort with them.
 struct SortKeysPass {
-    const Vec3* pos;
-    uint32_t n;
+    PointCoords points;
     uint32_t* keys;
     uint32_t* ids;
     CA_HD void operator()(int i) const {
         for (int a = 0; a < 3; ++a) {
-            keys[a * n + i] = FloatKey(pos[i][a]);
-            ids[a * n + i] = uint32_t(i);
+            keys[uint32_t(a) * points.n + uint32_t(i)] = FloatKey(points.Coord(a, uint32_t(i)));
+            ids[uint32_t(a) * points.n + uint32_t(i)] = uint32_t(i);
         }
     }
 };
 
+// A box as the keys of its corners (core/float_key.h): their min and max have the same bits in any
+// order, where fminf's choice between -0 and +0 depends on the order; and they are the first and
+// last of the sorted lists, as every node's box.
+struct BoxKeys {
+    uint32_t lo[3], hi[3];
+};
+
+struct UniteBoxKeys {
+    CA_HD BoxKeys operator()(const BoxKeys& a, const BoxKeys& b) const {
+        BoxKeys u;
+        for (int i = 0; i < 3; ++i) {
+            u.lo[i] = b.lo[i] < a.lo[i] ? b.lo[i] : a.lo[i];
+            u.hi[i] = b.hi[i] > a.hi[i] ? b.hi[i] : a.hi[i];
+        }
+        return u;
+    }
+};
+
+// The box of chunk c of kBoxChunk points, the lanes reading them side by side.
+constexpr uint32_t kBoxChunk = 4096;
+
+template <class Lanes, class Key>
+CA_HD BoxKeys UniteKeys(const Lanes& lanes, uint32_t first, uint32_t end, const Key& key) {
+    BoxKeys k{{~0u, ~0u, ~0u}, {0u, 0u, 0u}};
+    for (uint32_t i = first + lanes.Lane(); i < end; i += Lanes::kCount) {
+        const BoxKeys one = key(i);
+        k = UniteBoxKeys()(k, one);
+    }
+    return lanes.Reduce(k, UniteBoxKeys());
+}
+
+struct ChunkBoxPass {
+    const Vec3* input;
+    uint32_t n;
+    BoxKeys* chunks;
+    using Scratch = NoScratch;
+    template <class Lanes>
+    CA_HD void Run(const Lanes& lanes, NoScratch&, uint32_t c) const {
+        const uint32_t end = n - c * kBoxChunk < kBoxChunk ? n : (c + 1) * kBoxChunk;
+        const BoxKeys k = UniteKeys(lanes, c * kBoxChunk, end, [this](uint32_t i) {
+            BoxKeys one;
+            for (int a = 0; a < 3; ++a) one.lo[a] = one.hi[a] = FloatKey(input[i][a]);
+            return one;
+        });
+        if (lanes.Lane() == 0) chunks[c] = k;
+    }
+};
+
+// The root node, its box the union of the chunks' boxes.
 struct RootPass {
-    PointArray input;
-    const uint32_t* lists;
+    const BoxKeys* chunks;
+    uint32_t chunk_count;
     uint32_t n;
     uint32_t medium_max;
     BuildNode* nodes;
     Aabb* cells;
     ActiveNode* active;
-    CA_HD void operator()(int) const {
+    using Scratch = NoScratch;
+    template <class Lanes>
+    CA_HD void Run(const Lanes& lanes, NoScratch&, uint32_t) const {
+        const BoxKeys k = UniteKeys(lanes, 0, chunk_count, [this](uint32_t c) { return chunks[c]; });
+        if (lanes.Lane() != 0) return;
         BuildNode root{};
         root.begin = 0;
         root.count = n;
-        root.box = SortedBox(GlobalLists<PointArray>{input, lists, n, 0}, n);
+        for (int a = 0; a < 3; ++a) {
+            root.box.lo[a] = KeyFloat(k.lo[a]);
+            root.box.hi[a] = KeyFloat(k.hi[a]);
+        }
         root.kind = n > medium_max ? kLarge : kMediumRoot;
         nodes[0] = root;
         cells[0] = root.box;
@@ -81,7 +138,8 @@ struct RootPass {
 };
 
 // The points are numbered anew in Morton order of the root box, so that a node's points have
-// nearby numbers: the coordinates a node's list entries gather then share cache lines. Sorted by the code, the input indices give each new number's point.
+// nearby numbers: the coordinates a node's list entries gather then share cache lines. Sorted by
+// the code, the input indices give each new number's point.
 struct MortonKeysPass {
     const Vec3* pos;
     const BuildNode* root;
@@ -93,24 +151,16 @@ struct MortonKeysPass {
     }
 };
 
-// Each point's new number, and the coordinates in the new order.
-struct RenumberPass {
-    const Vec3* pos;
-    const uint32_t* original;  // new number -> input index
-    uint32_t* renumbered;      // input index -> new number
-    float* coords;             // PointCoords of the new numbers
+// The coordinates of the points in their new order: new number j is input point original[j].
+struct GatherPass {
+    const Vec3* input;
+    const uint32_t* original;
     uint32_t n;
+    float* coords;  // PointCoords
     CA_HD void operator()(int j) const {
-        const uint32_t i = original[j];
-        renumbered[i] = uint32_t(j);
-        for (int a = 0; a < 3; ++a) coords[uint32_t(a) * n + uint32_t(j)] = pos[i][a];
+        const Vec3 p = input[original[j]];
+        for (int a = 0; a < 3; ++a) coords[uint32_t(a) * n + uint32_t(j)] = p[a];
     }
-};
-
-struct RenumberListsPass {
-    const uint32_t* renumbered;
-    uint32_t* lists;
-    CA_HD void operator()(int k) const { lists[k] = renumbered[lists[k]]; }
 };
 
 struct FillPass {
@@ -144,7 +194,7 @@ struct DecideLargePass {
         }
         ActiveNode& act = active[i];
         BuildNode& node = nodes[act.node];
-        const LargeSplit d = DecideLargeSplit(lanes, GlobalLists<PointCoords>{points, lists, m, act.work}, act.count,
+        const LargeSplit d = DecideLargeSplit(lanes, GlobalLists{points, lists, m, act.work}, act.count,
                                               act.cell, node.depth, params);
         if (!writes) return;
         node.box = d.box;
@@ -295,7 +345,7 @@ struct LeafBoxPass {
     CA_HD void operator()(int i) const {
         BuildNode& node = nodes[i];
         if (node.kind == kLeaf)
-            node.box = SortedBox(GlobalLists<PointCoords>{points, lists, points.n, node.begin}, node.count);
+            node.box = SortedBox(GlobalLists{points, lists, points.n, node.begin}, node.count);
     }
 };
 
@@ -387,12 +437,13 @@ struct PointsPass {
 
 struct PointTreeBuilder::Impl {
     explicit Impl(const Backend& b)
-        : coords(b), original(b), final_lists(b), work{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
+        : coords(b), box_chunks(b), original(b), final_lists(b), work{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
           owner{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
           local(b), nodes(b), cells(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
           counts(b), level_totals(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(uint64_t)),
           medium_flags(b), node_ids(b), medium_roots(b), store(b), store_roots(b), store_used(b), small_shapes(b) {}
     Buffer<float> coords;          // the points in Morton order (PointCoords)
+    Buffer<BoxKeys> box_chunks;    // the boxes of the points' chunks, for the root box
     Buffer<uint32_t> original;     // the input index of each of them
     Buffer<uint32_t> final_lists;  // three concatenated sorted point-ID lists, each node's points in place
     Buffer<uint32_t> work[2];      // the same for the active nodes' points, ping-pong (work[1] sorts the keys)
@@ -470,36 +521,40 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
         return;
     }
 
-    // 1. Sorted lists.
-    m.final_lists.Resize(3 * size_t(n), false);
-    for (auto& w : m.work) w.Resize(3 * size_t(n), false);
-    for (auto& o : m.owner) o.Resize(n, false);
-    Buffer<uint32_t>& keys = m.work[1];
-    ParallelFor(b, "point tree: sort keys", n, SortKeysPass{input, n, keys.data(), m.work[0].data()});
-    for (uint32_t a = 0; a < 3; ++a)
-        RadixSortPairs(b, keys.span().subspan(a * n, n), m.work[0].span().subspan(a * n, n));
-
-    // 2. Large nodes: those of more than medium_max points, level by level.
+    // 1. The points numbered anew in Morton order of the root box, so that a node's points have
+    // nearby numbers, and their three lists sorted by x, y and z.
     const uint32_t medium_max =
         uint32_t(prm.medium_node_threshold > 0 ? prm.medium_node_threshold : MaxMediumNodeThreshold(prm.small_node_threshold));
     const LargeSplitParams split_params{prm.empty_space_ratio, prm.min_split_fraction, uint32_t(prm.max_depth)};
+    m.final_lists.Resize(3 * size_t(n), false);
+    for (auto& w : m.work) w.Resize(3 * size_t(n), false);
+    for (auto& o : m.owner) o.Resize(n, false);
+    const uint32_t box_chunks = (n + kBoxChunk - 1) / kBoxChunk;
+    m.box_chunks.Resize(box_chunks, false);
     m.nodes.Resize(1, false);
     m.cells.Resize(1, false);
     m.active[0].Resize(1, false);
-    ParallelFor(b, "point tree: root", 1,
-                RootPass{input, m.work[0].data(), n, medium_max, m.nodes.data(), m.cells.data(), m.active[0].data()});
     m.coords.Resize(3 * size_t(n), false);
     m.original.Resize(n, false);
+    Buffer<uint32_t>& keys = m.work[1];
+    ParallelForLanes(b, "point tree: box", box_chunks, ChunkBoxPass{input, n, m.box_chunks.data()});
+    ParallelForLanes(b, "point tree: root", 1,
+                     RootPass{m.box_chunks.data(), box_chunks, n, medium_max, m.nodes.data(), m.cells.data(),
+                              m.active[0].data()});
     ParallelFor(b, "point tree: morton keys", n, MortonKeysPass{input, m.nodes.data(), keys.data(), m.original.data()});
     RadixSortPairs(b, keys.span().subspan(0, n), m.original.span(), 0, 30);
-    uint32_t* renumbered = m.owner[1].data();  // free until the first level
-    ParallelFor(b, "point tree: renumber", n, RenumberPass{input, m.original.data(), renumbered, m.coords.data(), n});
-    ParallelFor(b, "point tree: renumber lists", 3 * size_t(n), RenumberListsPass{renumbered, m.work[0].data()});
+    ParallelFor(b, "point tree: gather", n, GatherPass{input, m.original.data(), n, m.coords.data()});
     const PointCoords points{m.coords.data(), n};
+    ParallelFor(b, "point tree: sort keys", n, SortKeysPass{points, keys.data(), m.work[0].data()});
     Aabb root_box;
     CopyBytes(&root_box, MemorySpace::Host, &m.nodes.data()->box, m.nodes.space(), sizeof(Aabb));
+    // An axis on which all points lie at one place (points on a plane) is sorted already.
+    for (int a = 0; a < 3; ++a)
+        if (FloatKey(root_box.lo[a]) != FloatKey(root_box.hi[a]))
+            RadixSortPairs(b, keys.span().subspan(a * n, n), m.work[0].span().subspan(a * n, n));
     const float radius = prm.radius > 0.0f ? prm.radius : DerivedRadius(root_box, n, prm.expected_k);
 
+    // 2. Large nodes: those of more than medium_max points, level by level.
     m.level_begin.assign({0u, 1u});
     uint32_t node_count = 1;
     uint32_t active_count = n > medium_max ? 1 : 0;
