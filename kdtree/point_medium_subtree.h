@@ -81,7 +81,6 @@ struct MediumStore {
 struct MediumContext {
     PointCoords points;
     const uint32_t* lists;   // the final lists (3 x n), each medium root's points in place
-    const uint32_t* roots;   // the breadth-first index of each medium root
     BuildNode* nodes;        // the breadth-first nodes
     const Aabb* cells;       // the cell of each medium root (by breadth-first index)
     uint32_t* done_lists;    // the lists (3 x n) of each small root and unsplit leaf, in place
@@ -253,12 +252,12 @@ CA_HD void SplitMediumLists(const Block& block, MediumScratch& s, uint32_t cur, 
     }
 }
 
-// The build pass for medium root r: its subtree's nodes into the store (see the top of the file),
-// the root's size and deepest node, and its store piece in the root's `left`.
+// The build pass for breadth-first node root_index, a medium root: its subtree's nodes into the
+// store (see the top of the file), the root's size and deepest node, and its store piece in the
+// root's `left`.
 template <class Block>
 CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext& ctx, const MediumStore& store,
-                       uint32_t r) {
-    const uint32_t root_index = ctx.roots[r];
+                       uint32_t root_index) {
     BuildNode& root = ctx.nodes[root_index];
     const uint32_t c = root.count, T = ctx.small_max, n = ctx.n;
     const uint32_t* root_x_list = ctx.lists + root.begin;

@@ -349,25 +349,16 @@ struct LeafBoxPass {
     }
 };
 
-struct MediumRootFlagPass {
-    const BuildNode* nodes;
-    uint8_t* flags;
-    uint32_t* ids;
-    CA_HD void operator()(int i) const {
-        flags[i] = nodes[i].kind == kMediumRoot ? 1 : 0;
-        ids[i] = uint32_t(i);
-    }
-};
-
-// kdtree/point_medium_subtree.h: the build pass, a block per medium root.
+// kdtree/point_medium_subtree.h: the build pass, a block per breadth-first node, which the blocks
+// of nodes other than medium roots leave at once (no compaction, and no wait for its count).
 struct MediumBuildPass {
     static constexpr uint32_t kThreads = kMediumThreads;
     using Scratch = MediumScratch;
     MediumContext ctx;
     MediumStore store;
     template <class Block>
-    CA_HD void Run(const Block& block, MediumScratch& s, uint32_t r) const {
-        BuildMedium(block, s, ctx, store, r);
+    CA_HD void Run(const Block& block, MediumScratch& s, uint32_t i) const {
+        if (ctx.nodes[i].kind == kMediumRoot) BuildMedium(block, s, ctx, store, i);
     }
 };
 
@@ -441,7 +432,7 @@ struct PointTreeBuilder::Impl {
           owner{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
           local(b), nodes(b), cells(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
           counts(b), level_totals(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(uint64_t)),
-          medium_flags(b), node_ids(b), medium_roots(b), store(b), store_roots(b), store_used(b), small_shapes(b) {}
+          store(b), store_roots(b), store_used(b), small_shapes(b) {}
     Buffer<float> coords;          // the points in Morton order (PointCoords)
     Buffer<BoxKeys> box_chunks;    // the boxes of the points' chunks, for the root box
     Buffer<uint32_t> original;     // the input index of each of them
@@ -454,9 +445,6 @@ struct PointTreeBuilder::Impl {
     Buffer<ActiveNode> active[2];
     Buffer<uint64_t> counts;
     Readback level_totals;         // each level's sizes, then the medium node stores' total
-    Buffer<uint8_t> medium_flags;
-    Buffer<uint32_t> node_ids;
-    Buffer<uint32_t> medium_roots;
     Buffer<BuildNode> store;         // the medium subtrees' large nodes, small roots and leaves
     Buffer<uint32_t> store_roots;    // the medium root of each
     Buffer<uint32_t> store_used;
@@ -601,20 +589,12 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     // 3. Medium subtrees, a block each (kdtree/point_medium_subtree.h): the build pass, run again
     // with a larger store while the store runs full (in a first build, if at all), then the up pass
     // of the large-node levels.
-    m.medium_flags.Resize(node_count, false);
-    m.node_ids.Resize(node_count, false);
-    m.medium_roots.Resize(node_count, false);
-    ParallelFor(b, "point tree: medium roots", node_count,
-                MediumRootFlagPass{m.nodes.data(), m.medium_flags.data(), m.node_ids.data()});
-    const uint32_t medium_count = uint32_t(Compact(b, Span<const uint32_t>(m.node_ids.span()),
-                                                   Span<const uint8_t>(m.medium_flags.span()), m.medium_roots.span()));
     m.local.Resize(n, false);
     m.small_shapes.Resize(n, false);
     m.store_used.Resize(1, false);
     // The work lists are free: they take the lists of the small roots and leaves.
-    const MediumContext medium{points,    lists, m.medium_roots.data(), m.nodes.data(), m.cells.data(),
-                               m.work[0].data(), m.local.data(), m.small_shapes.data(), n, T, split_params,
-                               radius,    prm.cost_traversal};
+    const MediumContext medium{points, lists, m.nodes.data(), m.cells.data(), m.work[0].data(), m.local.data(),
+                               m.small_shapes.data(), n, T, split_params, radius, prm.cost_traversal};
     size_t capacity = std::max(m.store.capacity(), size_t(n / 4 + 64));
     BuildNode root;
     uint32_t stored;
@@ -624,7 +604,7 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
         const uint32_t zero = 0;
         CopyBytes(m.store_used.data(), m.store_used.space(), &zero, MemorySpace::Host, sizeof(zero));
         const MediumStore store{m.store.data(), m.store_roots.data(), m.store_used.data(), uint32_t(capacity)};
-        ParallelForBlocks(b, "point tree: medium subtrees", medium_count, MediumBuildPass{medium, store});
+        ParallelForBlocks(b, "point tree: medium subtrees", node_count, MediumBuildPass{medium, store});
         m.level_totals.Start(m.store_used.data(), sizeof(uint32_t));
         ParallelForLevels(b, "point tree: up pass", m.level_begin, LevelOrder::Up, UpPass{m.nodes.data()});
         CopyBytes(&root, MemorySpace::Host, m.nodes.data(), m.nodes.space(), sizeof(BuildNode));
