@@ -40,6 +40,8 @@ TEST(BenchPhotons, BadOptionsAreInputErrors) {
     EXPECT_THROW(BenchPhotonsMain({"--distribution", "spiral"}), InputError);
     EXPECT_THROW(BenchPhotonsMain({"--k", "0"}), InputError);
     EXPECT_THROW(BenchPhotonsMain({"--points", "-3"}), InputError);
+    for (const char* threshold : {"-1", "31", "2049"})
+        EXPECT_THROW(BenchPhotonsMain({"--medium-threshold", threshold}), InputError) << threshold;
 }
 
 }  // namespace
