@@ -44,10 +44,11 @@ void ParallelForBlocks(const Backend& backend, const char* name, size_t n, const
         // Above 48 KB a kernel's dynamic shared memory must be allowed explicitly, once; and the SMs
         // should give shared memory all they can, so that as many blocks as fit run at once.
         static const cudaError_t allowed = [] {
-            const cudaError_t size = cudaFuncSetAttribute(detail::BlockPerItemKernel<Pass>,
-                                                          cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Scratch)));
+            const auto kernel = detail::BlockPerItemKernel<Pass>;
+            const cudaError_t size =
+                cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Scratch)));
             if (size != cudaSuccess) return size;
-            return cudaFuncSetAttribute(detail::BlockPerItemKernel<Pass>, cudaFuncAttributePreferredSharedMemoryCarveout,
+            return cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                         int(cudaSharedmemCarveoutMaxShared));
         }();
         CA_CUDA_CHECK(allowed);

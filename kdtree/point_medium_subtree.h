@@ -54,7 +54,7 @@ struct MediumSmallRoot {
 // One medium root's work area: 72 KB, so that three blocks share an SM.
 struct MediumScratch {
     float coord[3][kMediumMaxPoints];                  // coordinate a of local point t
-    uint16_t lists[2][3][kMediumMaxPoints];            // the three sorted lists of local points; level l in lists[l % 2]
+    uint16_t lists[2][3][kMediumMaxPoints];            // the three sorted lists of local points (level l: l % 2)
     uint8_t small_local[kMediumMaxPoints];             // by local point: its place in its small root
     uint8_t owner[kMediumMaxPoints];                   // by list position: its large node in the level, or kNoOwner
     uint32_t chunk_bits[3 * kMediumMaxPoints / 32];    // the split: each 32 positions' sides, 1 left
@@ -211,7 +211,9 @@ CA_HD void SplitMediumLists(const Block& block, MediumScratch& s, uint32_t cur, 
     using Warp = decltype(block.Warp());
     const Warp warp = block.Warp();
     const uint32_t per_list = (c + 31) / 32, chunks = 3 * per_list;
-    const auto chunk_list = [per_list](uint32_t chunk) { return uint32_t(chunk >= per_list) + uint32_t(chunk >= 2 * per_list); };
+    const auto chunk_list = [per_list](uint32_t chunk) {
+        return uint32_t(chunk >= per_list) + uint32_t(chunk >= 2 * per_list);
+    };
     for (uint32_t chunk = block.WarpIndex(); chunk < chunks; chunk += Block::kWarps) {
         const uint32_t a = chunk_list(chunk), first = (chunk - a * per_list) * 32;
         const uint32_t bits = warp.Ballot([&](uint32_t i) {
@@ -280,7 +282,8 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
     if (!TakeSlots(block, s, store, 0, 1, root_index)) return;
     uint32_t active = c > T ? 1 : 0, small = c > T ? 0 : 1;
     if (lane == 0) {
-        if (active) s.active[0][0] = MediumNode{0, c, root.depth, s.level_first[0], ctx.cells[root_index], 0, 0, 0.0f, 0};
+        if (active)
+            s.active[0][0] = MediumNode{0, c, root.depth, s.level_first[0], ctx.cells[root_index], 0, 0, 0.0f, 0};
         else s.small[0] = MediumSmallRoot{0, c, root.depth};
         if (!active) store.nodes[s.level_first[0]] = StoredNode(root.begin, c, kSmallRoot, root.depth);
     }
@@ -320,7 +323,8 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
             node.axis = d.axis;
             node.split = d.split;
             node.left_count = d.left_count;
-            BuildNode stored = StoredNode(root.begin + node.begin, node.count, d.splits ? kInterior : kLeaf, node.depth);
+            BuildNode stored =
+                StoredNode(root.begin + node.begin, node.count, d.splits ? kInterior : kLeaf, node.depth);
             stored.box = d.box;
             stored.split = d.split;
             stored.axis = d.axis;
@@ -393,14 +397,14 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
 // a leaf's points, a small root's subtree.
 template <class Lanes>
 CA_HD void WriteStoredNode(const Lanes& lanes, SmallSubtree& sub, const MediumContext& ctx, const MediumStore& store,
-                           const SmallWriteSink& out, uint32_t i) {
+                           const TreeWriter& out, uint32_t i) {
     const BuildNode& node = store.nodes[i];
     if (node.kind == kHole) return;
     const uint32_t base = ctx.nodes[store.roots[i]].address, address = base + node.address;
     const NodeRange range{node.begin, node.count};
     if (node.kind == kSmallRoot) {
         sub.Load(lanes, DoneSmallSource{ctx.points, ctx.done_lists, ctx.local, node.begin}, node.count);
-        SmallWriteSink sink = out;
+        TreeWriter sink = out;
         sink.address = address;
         sub.Build(lanes, node.begin, node.depth, ctx.split.max_depth, ctx.radius, ctx.cost_traversal, sink);
         return;

@@ -176,9 +176,10 @@ struct SmallCountSink {
     }
 };
 
-// Writes a subtree into the tree's arrays (kdtree/point_tree.h) from preorder index address on:
-// lane 0 the nodes, each lane its share of a leaf's points (with their input indices, original).
-struct SmallWriteSink {
+// Writes nodes and points into the tree's arrays (kdtree/point_tree.h): WriteNode one node, and as
+// a small subtree's sink the subtree from preorder index address on, lane 0 the nodes and each
+// lane its share of a leaf's points (with their input indices, original).
+struct TreeWriter {
     uint32_t address;
     const uint32_t* original;
     KdNode* nodes;

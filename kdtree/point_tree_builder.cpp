@@ -74,9 +74,10 @@ struct UniteBoxKeys {
     }
 };
 
-// The box of chunk c of kBoxChunk points, the lanes reading them side by side.
+// The root box is the union of the boxes of chunks of kBoxChunk points, a warp each.
 constexpr uint32_t kBoxChunk = 4096;
 
+// The union of the boxes key(i) of items [first, end), the lanes taking neighbouring items.
 template <class Lanes, class Key>
 CA_HD BoxKeys UniteKeys(const Lanes& lanes, uint32_t first, uint32_t end, const Key& key) {
     BoxKeys k{{~0u, ~0u, ~0u}, {0u, 0u, 0u}};
@@ -367,7 +368,7 @@ struct MediumWritePass {
     using Scratch = SmallSubtree;
     MediumContext ctx;
     MediumStore store;
-    SmallWriteSink out;
+    TreeWriter out;
     template <class Lanes>
     CA_HD void Run(const Lanes& lanes, SmallSubtree& sub, uint32_t i) const {
         WriteStoredNode(lanes, sub, ctx, store, out, i);
@@ -404,14 +405,14 @@ struct DownPass {
 
 struct WriteLargePass {
     const BuildNode* nodes;
-    SmallWriteSink out;
+    TreeWriter out;
     CA_HD void operator()(int i) const {
         const BuildNode& node = nodes[i];
         if (node.kind == kMediumRoot || node.kind == kHole) return;  // written with its subtree, or no node
-        out.WriteNode(node.address,
-                      node.kind == kInterior ? KdNode::Interior(int(node.axis), node.split, nodes[node.left + 1].address)
-                                             : KdNode::Leaf(node.begin, node.count),
-                      node.box, NodeRange{node.begin, node.count});
+        const KdNode written = node.kind == kInterior
+                                   ? KdNode::Interior(int(node.axis), node.split, nodes[node.left + 1].address)
+                                   : KdNode::Leaf(node.begin, node.count);
+        out.WriteNode(node.address, written, node.box, NodeRange{node.begin, node.count});
     }
 };
 
@@ -511,8 +512,9 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
 
     // 1. The points numbered anew in Morton order of the root box, so that a node's points have
     // nearby numbers, and their three lists sorted by x, y and z.
-    const uint32_t medium_max =
-        uint32_t(prm.medium_node_threshold > 0 ? prm.medium_node_threshold : MaxMediumNodeThreshold(prm.small_node_threshold));
+    const int medium_threshold = prm.medium_node_threshold > 0 ? prm.medium_node_threshold
+                                                                 : MaxMediumNodeThreshold(prm.small_node_threshold);
+    const uint32_t medium_max = uint32_t(medium_threshold);
     const LargeSplitParams split_params{prm.empty_space_ratio, prm.min_split_fraction, uint32_t(prm.max_depth)};
     m.final_lists.Resize(3 * size_t(n), false);
     for (auto& w : m.work) w.Resize(3 * size_t(n), false);
@@ -597,13 +599,14 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
                                m.small_shapes.data(), n, T, split_params, radius, prm.cost_traversal};
     size_t capacity = std::max(m.store.capacity(), size_t(n / 4 + 64));
     BuildNode root;
+    MediumStore store;
     uint32_t stored;
     while (true) {
         m.store.Resize(capacity, false);
         m.store_roots.Resize(capacity, false);
         const uint32_t zero = 0;
         CopyBytes(m.store_used.data(), m.store_used.space(), &zero, MemorySpace::Host, sizeof(zero));
-        const MediumStore store{m.store.data(), m.store_roots.data(), m.store_used.data(), uint32_t(capacity)};
+        store = MediumStore{m.store.data(), m.store_roots.data(), m.store_used.data(), uint32_t(capacity)};
         ParallelForBlocks(b, "point tree: medium subtrees", node_count, MediumBuildPass{medium, store});
         m.level_totals.Start(m.store_used.data(), sizeof(uint32_t));
         ParallelForLevels(b, "point tree: up pass", m.level_begin, LevelOrder::Up, UpPass{m.nodes.data()});
@@ -621,14 +624,11 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     out.boxes.Resize(root.size, false);
     out.ranges.Resize(root.size, false);
     out.points.Resize(n, false);
-    const SmallWriteSink writer{0, m.original.data(), out.nodes.data(), out.boxes.data(), out.ranges.data(),
-                                out.points.data()};
+    const TreeWriter writer{0, m.original.data(), out.nodes.data(), out.boxes.data(), out.ranges.data(),
+                            out.points.data()};
     ParallelFor(b, "point tree: points", n, PointsPass{points, lists, m.original.data(), out.points.data()});
     ParallelFor(b, "point tree: write large nodes", node_count, WriteLargePass{m.nodes.data(), writer});
-    ParallelForLanes(b, "point tree: medium subtrees (write)", stored,
-                     MediumWritePass{medium, MediumStore{m.store.data(), m.store_roots.data(), m.store_used.data(),
-                                                         uint32_t(capacity)},
-                                     writer});
+    ParallelForLanes(b, "point tree: medium subtrees (write)", stored, MediumWritePass{medium, store, writer});
     out.bounds = root.box;
     out.max_depth = int(root.deepest);
     out.radius = radius;

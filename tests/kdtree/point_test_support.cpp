@@ -117,7 +117,8 @@ std::vector<std::pair<std::string, PointTreeParams>> MediumCases() {
 
 std::vector<NamedSet> MediumSets() {
     std::vector<NamedSet> sets = StandardSets(20000);
-    for (uint32_t n : {2048u, 2049u, 5000u}) sets.push_back({"plane " + std::to_string(n), MakePoints(PointDistribution::Plane, n, kSeed)});
+    for (uint32_t n : {2048u, 2049u, 5000u})
+        sets.push_back({"plane " + std::to_string(n), MakePoints(PointDistribution::Plane, n, kSeed)});
     std::vector<Vec3> lump = MakePoints(PointDistribution::Uniform, 30000, kSeed);
     for (size_t i = 0; i < 1500; ++i) lump[i * 7] = Vec3(0.25f, 0.5f, 0.75f);
     sets.push_back({"1500 identical in 30000", lump});
