@@ -57,8 +57,10 @@ struct MediumScratch {
     uint16_t lists[2][3][kMediumMaxPoints];            // the three sorted lists of local points (level l: l % 2)
     uint8_t small_local[kMediumMaxPoints];             // by local point: its place in its small root
     uint8_t owner[kMediumMaxPoints];                   // by list position: its large node in the level, or kNoOwner
-    uint32_t chunk_bits[3 * kMediumMaxPoints / 32];    // the split: each 32 positions' sides, 1 left
-    uint32_t chunk_before[3 * kMediumMaxPoints / 32];  // and the left positions of the list before them
+    uint8_t chunks[kMediumMaxPoints / 32];             // the split: the chunks of 32 positions a list that
+    uint8_t chunk_slot[kMediumMaxPoints / 32];         // hold the level's large nodes, and each one's place
+    uint32_t chunk_bits[3 * kMediumMaxPoints / 32];    // among them; by place, the sides of its positions
+    uint32_t chunk_before[3 * kMediumMaxPoints / 32];  // (1 left) and the left positions of the list before
     MediumNode active[2][kMediumMaxActive];            // the large nodes of levels l and l + 1
     MediumSmallRoot small[2 * kMediumMaxActive];       // the small roots of level l
     uint32_t level_first[kMaxPointTreeDepth + 1];      // each level's piece of the store
@@ -205,17 +207,47 @@ CA_HD void WriteDoneLists(const Lanes& lanes, const MediumScratch& s, const Medi
 // The stable split of the three lists of a medium subtree's level, Chang et al. 2013's way: a warp
 // takes 32 positions of a list at a time (a chunk), the ballot of their sides gives each its rank
 // within the chunk, and a block scan over the chunks' counts the rank before it. An entry's rank in
-// its node is then the left entries before it less those before its node's first position.
+// its node is then the left entries before it less those before its node's first position. Only
+// the chunks that hold the level's large nodes take part: in the last levels, few do.
 template <class Block>
-CA_HD void SplitMediumLists(const Block& block, MediumScratch& s, uint32_t cur, uint32_t c) {
+CA_HD void SplitMediumLists(const Block& block, MediumScratch& s, uint32_t cur, uint32_t active, uint32_t c) {
     using Warp = decltype(block.Warp());
     const Warp warp = block.Warp();
-    const uint32_t per_list = (c + 31) / 32, chunks = 3 * per_list;
-    const auto chunk_list = [per_list](uint32_t chunk) {
-        return uint32_t(chunk >= per_list) + uint32_t(chunk >= 2 * per_list);
+    // The chunks of the large nodes' positions, in order (the nodes are): each node takes those of
+    // its chunks that the node before it has not taken.
+    uint32_t per_list = 0;
+    for (uint32_t base = 0; base < active; base += Block::kCount) {
+        const uint32_t i = base + block.Lane();
+        uint32_t first = 0, last = 0, taken = 0;
+        if (i < active) {
+            const MediumNode& node = s.active[cur][i];
+            first = node.begin / 32;
+            last = (node.begin + node.count - 1) / 32;
+            if (i > 0) {
+                const MediumNode& before = s.active[cur][i - 1];
+                const uint32_t before_last = (before.begin + before.count - 1) / 32;
+                first = first > before_last ? first : before_last + 1;
+            }
+            taken = last + 1 > first ? last + 1 - first : 0;
+        }
+        uint32_t total;
+        const uint32_t at = per_list + block.ExclusiveScan(taken, 0u, CountSum(), total);
+        for (uint32_t k = 0; k < taken; ++k) {
+            s.chunks[at + k] = uint8_t(first + k);
+            s.chunk_slot[first + k] = uint8_t(at + k);
+        }
+        per_list += total;
+    }
+    block.Sync();
+    const uint32_t chunks = 3 * per_list;
+    // Place k of the chunks: list a, and its first position.
+    const auto place = [&](uint32_t k, uint32_t& a) {
+        a = uint32_t(k >= per_list) + uint32_t(k >= 2 * per_list);
+        return uint32_t(s.chunks[k - a * per_list]) * 32;
     };
-    for (uint32_t chunk = block.WarpIndex(); chunk < chunks; chunk += Block::kWarps) {
-        const uint32_t a = chunk_list(chunk), first = (chunk - a * per_list) * 32;
+    for (uint32_t k = block.WarpIndex(); k < chunks; k += Block::kWarps) {
+        uint32_t a;
+        const uint32_t first = place(k, a);
         const uint32_t bits = warp.Ballot([&](uint32_t i) {
             const uint32_t p = first + i;
             if (p >= c || s.owner[p] == kNoOwner) return false;
@@ -223,24 +255,25 @@ CA_HD void SplitMediumLists(const Block& block, MediumScratch& s, uint32_t cur, 
             return a == node.axis ? p - node.begin < node.left_count
                                   : s.coord[node.axis][s.lists[cur][a][p]] < node.split;
         });
-        if (warp.Lane() == 0) s.chunk_bits[chunk] = bits;
+        if (warp.Lane() == 0) s.chunk_bits[k] = bits;
     }
     block.Sync();
     uint32_t carry = 0;
     for (uint32_t base = 0; base < chunks; base += Block::kCount) {
-        const uint32_t chunk = base + block.Lane();
+        const uint32_t k = base + block.Lane();
         uint32_t total;
         const uint32_t before =
-            block.ExclusiveScan(chunk < chunks ? PopCount(s.chunk_bits[chunk]) : 0u, 0u, CountSum(), total);
-        if (chunk < chunks) s.chunk_before[chunk] = carry + before;
+            block.ExclusiveScan(k < chunks ? PopCount(s.chunk_bits[k]) : 0u, 0u, CountSum(), total);
+        if (k < chunks) s.chunk_before[k] = carry + before;
         carry += total;
     }
     block.Sync();
-    for (uint32_t chunk = block.WarpIndex(); chunk < chunks; chunk += Block::kWarps) {
-        const uint32_t a = chunk_list(chunk), first = (chunk - a * per_list) * 32;
-        // The left entries of list a before position q.
+    for (uint32_t k = block.WarpIndex(); k < chunks; k += Block::kWarps) {
+        uint32_t a;
+        const uint32_t first = place(k, a);
+        // The left entries of list a before position q (of a large node).
         const auto left_before = [&](uint32_t q) {
-            const uint32_t at = a * per_list + q / 32;
+            const uint32_t at = a * per_list + s.chunk_slot[q / 32];
             return s.chunk_before[at] + PopCount(s.chunk_bits[at] & ((1u << (q % 32)) - 1u));
         };
         for (uint32_t i = warp.Lane(); i < 32; i += Warp::kCount) {
@@ -248,7 +281,7 @@ CA_HD void SplitMediumLists(const Block& block, MediumScratch& s, uint32_t cur, 
             if (p >= c || s.owner[p] == kNoOwner) continue;
             const MediumNode& node = s.active[cur][s.owner[p]];
             const uint32_t rank = left_before(p) - left_before(node.begin);
-            const uint32_t to = (s.chunk_bits[chunk] >> i & 1u) ? rank : node.left_count + (p - node.begin) - rank;
+            const uint32_t to = (s.chunk_bits[k] >> i & 1u) ? rank : node.left_count + (p - node.begin) - rank;
             s.lists[1 - cur][a][node.begin + to] = s.lists[cur][a][p];
         }
     }
@@ -333,7 +366,7 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
         }
         block.Sync();
 
-        SplitMediumLists(block, s, cur, c);
+        SplitMediumLists(block, s, cur, active, c);
         block.Sync();
 
         // The children, in two slots a large node (holes where it did not split): large ones make

@@ -276,6 +276,38 @@ struct EmitChildrenPass {
     }
 };
 
+// A level of at most kSmallLevelNodes active nodes in one launch, one block: the decisions (a warp
+// each), the offsets scan and the children, where three launches would each wait for the one
+// before (the first levels of every build have a few nodes each).
+constexpr uint32_t kSmallLevelNodes = 32;
+
+struct Sum64 {
+    CA_HD uint64_t operator()(uint64_t a, uint64_t b) const { return a + b; }
+};
+
+struct SmallLevelPass {
+    static constexpr uint32_t kThreads = 32 * kSmallLevelNodes;
+    using Scratch = NoScratch;
+    DecideLargePass decide;
+    EmitChildrenPass children;
+    template <class Block>
+    CA_HD void Run(const Block& block, NoScratch& none, uint32_t) const {
+        const uint32_t active = decide.active_count;
+        for (uint32_t i = block.WarpIndex(); i <= active; i += Block::kWarps) decide.Run(block.Warp(), none, i);
+        block.Sync();
+        uint64_t carry = 0;
+        for (uint32_t base = 0; base <= active; base += Block::kCount) {
+            const uint32_t i = base + block.Lane();
+            uint64_t total;
+            const uint64_t before = block.ExclusiveScan(i <= active ? decide.counts[i] : uint64_t(0), uint64_t(0), Sum64(), total);
+            if (i <= active) decide.counts[i] = carry + before;
+            carry += total;
+        }
+        block.Sync();
+        for (uint32_t i = block.Lane(); i < active; i += Block::kCount) children(int(i));
+    }
+};
+
 // Entry j of three concatenated lists of length m: its list and its position there. Two compares,
 // where a division by m (a run-time value) is a few dozen instructions, and the split pass needs it
 // twice per entry.
@@ -389,6 +421,7 @@ struct UpPass {
             node.size = 1;
             node.deepest = node.depth;
         }
+        if (i == 0) node.address = 0;  // where the down pass starts
     }
 };
 
@@ -432,7 +465,8 @@ struct PointTreeBuilder::Impl {
         : coords(b), box_chunks(b), original(b), final_lists(b), work{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
           owner{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
           local(b), nodes(b), cells(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
-          counts(b), level_totals(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(uint64_t)),
+          counts(b), sizes(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(Aabb)),
+          root_node(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(BuildNode)),
           store(b), store_roots(b), store_used(b), small_shapes(b) {}
     Buffer<float> coords;          // the points in Morton order (PointCoords)
     Buffer<BoxKeys> box_chunks;    // the boxes of the points' chunks, for the root box
@@ -445,7 +479,8 @@ struct PointTreeBuilder::Impl {
     Buffer<Aabb> cells;            // the cells of the medium roots among them
     Buffer<ActiveNode> active[2];
     Buffer<uint64_t> counts;
-    Readback level_totals;         // each level's sizes, then the medium node stores' total
+    Readback sizes;                // the root box, each level's sizes, the medium subtrees' store
+    Readback root_node;            // the root after the up pass
     Buffer<BuildNode> store;         // the medium subtrees' large nodes, small roots and leaves
     Buffer<uint32_t> store_roots;    // the medium root of each
     Buffer<uint32_t> store_used;
@@ -531,13 +566,15 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     ParallelForLanes(b, "point tree: root", 1,
                      RootPass{m.box_chunks.data(), box_chunks, n, medium_max, m.nodes.data(), m.cells.data(),
                               m.active[0].data()});
+    // The host needs the root box to choose the axis sorts, but queues the Morton order before it
+    // waits for it.
+    m.sizes.Start(&m.nodes.data()->box, sizeof(Aabb));
     ParallelFor(b, "point tree: morton keys", n, MortonKeysPass{input, m.nodes.data(), keys.data(), m.original.data()});
     RadixSortPairs(b, keys.span().subspan(0, n), m.original.span(), 0, 30);
     ParallelFor(b, "point tree: gather", n, GatherPass{input, m.original.data(), n, m.coords.data()});
     const PointCoords points{m.coords.data(), n};
     ParallelFor(b, "point tree: sort keys", n, SortKeysPass{points, keys.data(), m.work[0].data()});
-    Aabb root_box;
-    CopyBytes(&root_box, MemorySpace::Host, &m.nodes.data()->box, m.nodes.space(), sizeof(Aabb));
+    const Aabb root_box = m.sizes.Wait<Aabb>();
     // An axis on which all points lie at one place (points on a plane) is sorted already.
     for (int a = 0; a < 3; ++a)
         if (FloatKey(root_box.lo[a]) != FloatKey(root_box.hi[a]))
@@ -559,26 +596,31 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
         if (m.counts.capacity() < active_count + 1 || m.active[1 - cur].capacity() < new_nodes) b.Synchronize();
         m.counts.Resize(active_count + 1, false);
         m.active[1 - cur].Resize(new_nodes, false);  // room for every child
-        ActiveNode* act = m.active[cur].data();
-        ParallelForLanes(b, "point tree: decide large", active_count + 1,
-                         DecideLargePass{points, m.work[cur].data(), active_points, split_params, medium_max,
-                                         active_count, m.nodes.data(), act, m.counts.data()});
-        ExclusiveScan(b, Span<const uint64_t>(m.counts.span()), m.counts.span());
-        // The host sizes the next level from the scan's total, but queues the rest of this level
-        // before it waits for it: the GPU then runs those passes while the host waits and wakes.
-        const uint64_t* total = m.counts.data() + active_count;
-        m.level_totals.Start(total, sizeof(uint64_t));
         m.nodes.Resize(node_count + new_nodes);
         m.cells.Resize(node_count + new_nodes);
-        ParallelFor(b, "point tree: emit children", active_count,
-                    EmitChildrenPass{m.counts.data(), node_count, medium_max, m.nodes.data(), m.cells.data(), act,
-                                     m.active[1 - cur].data()});
+        ActiveNode* act = m.active[cur].data();
+        const DecideLargePass decide{points,       m.work[cur].data(), active_points, split_params, medium_max,
+                                     active_count, m.nodes.data(),     act,           m.counts.data()};
+        const uint64_t* total = m.counts.data() + active_count;
+        const EmitChildrenPass children{m.counts.data(), node_count, medium_max, m.nodes.data(), m.cells.data(), act,
+                                        m.active[1 - cur].data()};
+        if (active_count <= kSmallLevelNodes) {
+            ParallelForBlocks(b, "point tree: small level", 1, SmallLevelPass{decide, children});
+            m.sizes.Start(total, sizeof(uint64_t));
+        } else {
+            ParallelForLanes(b, "point tree: decide large", active_count + 1, decide);
+            ExclusiveScan(b, Span<const uint64_t>(m.counts.span()), m.counts.span());
+            // The host sizes the next level from the scan's total, but queues the rest of this
+            // level before it waits for it: the GPU then runs those passes while the host waits.
+            m.sizes.Start(total, sizeof(uint64_t));
+            ParallelFor(b, "point tree: emit children", active_count, children);
+        }
         // One stable split pass over the three lists (Zhou et al. 2008, 5.1).
         ParallelForRanked(b, "point tree: split lists", 3 * size_t(active_points),
                           SplitListsPass{points, m.work[cur].data(), m.owner[cur].data(), act, total,
                                          active_points, n, m.work[1 - cur].data(), m.owner[1 - cur].data(),
                                          m.final_lists.data()});
-        const uint64_t totals = m.level_totals.Wait<uint64_t>();
+        const uint64_t totals = m.sizes.Wait<uint64_t>();
         cur = 1 - cur;
         node_count += new_nodes;
         m.level_begin.push_back(node_count);
@@ -589,8 +631,7 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     ParallelFor(b, "point tree: leaf boxes", node_count, LeafBoxPass{points, lists, m.nodes.data()});
 
     // 3. Medium subtrees, a block each (kdtree/point_medium_subtree.h): the build pass, run again
-    // with a larger store while the store runs full (in a first build, if at all), then the up pass
-    // of the large-node levels.
+    // with a larger store while the store runs full (in a first build, if at all).
     m.local.Resize(n, false);
     m.small_shapes.Resize(n, false);
     m.store_used.Resize(1, false);
@@ -598,35 +639,34 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     const MediumContext medium{points, lists, m.nodes.data(), m.cells.data(), m.work[0].data(), m.local.data(),
                                m.small_shapes.data(), n, T, split_params, radius, prm.cost_traversal};
     size_t capacity = std::max(m.store.capacity(), size_t(n / 4 + 64));
+    out.points.Resize(n, false);
     BuildNode root;
     MediumStore store;
     uint32_t stored;
     while (true) {
         m.store.Resize(capacity, false);
         m.store_roots.Resize(capacity, false);
-        const uint32_t zero = 0;
-        CopyBytes(m.store_used.data(), m.store_used.space(), &zero, MemorySpace::Host, sizeof(zero));
+        ParallelFor(b, "point tree: store", 1, FillPass{m.store_used.data(), 0});
         store = MediumStore{m.store.data(), m.store_roots.data(), m.store_used.data(), uint32_t(capacity)};
         ParallelForBlocks(b, "point tree: medium subtrees", node_count, MediumBuildPass{medium, store});
-        m.level_totals.Start(m.store_used.data(), sizeof(uint32_t));
+        m.sizes.Start(m.store_used.data(), sizeof(uint32_t));
+
+        // 4. Preorder output: the passes that need no size from the host are queued before it
+        // waits for the store's and the tree's (a store run full makes them run again).
         ParallelForLevels(b, "point tree: up pass", m.level_begin, LevelOrder::Up, UpPass{m.nodes.data()});
-        CopyBytes(&root, MemorySpace::Host, m.nodes.data(), m.nodes.space(), sizeof(BuildNode));
-        stored = m.level_totals.Wait<uint32_t>();
+        m.root_node.Start(m.nodes.data(), sizeof(BuildNode));
+        ParallelForLevels(b, "point tree: down pass", m.level_begin, LevelOrder::Down, DownPass{m.nodes.data()});
+        ParallelFor(b, "point tree: points", n, PointsPass{points, lists, m.original.data(), out.points.data()});
+        stored = m.sizes.Wait<uint32_t>();
+        root = m.root_node.Wait<BuildNode>();
         if (stored <= capacity) break;
         capacity = std::max(2 * capacity, size_t(stored));
     }
-
-    // 4. Preorder output.
-    const uint32_t zero = 0;
-    CopyBytes(&m.nodes.data()->address, m.nodes.space(), &zero, MemorySpace::Host, sizeof(zero));
-    ParallelForLevels(b, "point tree: down pass", m.level_begin, LevelOrder::Down, DownPass{m.nodes.data()});
     out.nodes.Resize(root.size, false);
     out.boxes.Resize(root.size, false);
     out.ranges.Resize(root.size, false);
-    out.points.Resize(n, false);
     const TreeWriter writer{0, m.original.data(), out.nodes.data(), out.boxes.data(), out.ranges.data(),
                             out.points.data()};
-    ParallelFor(b, "point tree: points", n, PointsPass{points, lists, m.original.data(), out.points.data()});
     ParallelFor(b, "point tree: write large nodes", node_count, WriteLargePass{m.nodes.data(), writer});
     ParallelForLanes(b, "point tree: medium subtrees (write)", stored, MediumWritePass{medium, store, writer});
     out.bounds = root.box;
