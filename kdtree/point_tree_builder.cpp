@@ -42,20 +42,6 @@ struct alignas(16) ActiveNode {
     uint32_t left_work, right_work;      // the children's places in the next working lists
 };
 
-// The order-preserving keys (core/float_key.h) of the points' coordinates, key a * n + i for
-// coordinate a of point i, and the point numbers to sort with them.
-struct SortKeysPass {
-    PointCoords points;
-    uint32_t* keys;
-    uint32_t* ids;
-    CA_HD void operator()(int i) const {
-        for (int a = 0; a < 3; ++a) {
-            keys[uint32_t(a) * points.n + uint32_t(i)] = FloatKey(points.Coord(a, uint32_t(i)));
-            ids[uint32_t(a) * points.n + uint32_t(i)] = uint32_t(i);
-        }
-    }
-};
-
 // A box as the keys of its corners (core/float_key.h): their min and max have the same bits in any
 // order, where fminf's choice between -0 and +0 depends on the order; and they are the first and
 // last of the sorted lists, as every node's box.
@@ -152,15 +138,23 @@ struct MortonKeysPass {
     }
 };
 
-// The coordinates of the points in their new order: new number j is input point original[j].
+// The coordinates of the points in their new order (new number j is input point original[j]), and
+// their order-preserving keys (core/float_key.h) with the new numbers, for the axis sorts.
 struct GatherPass {
     const Vec3* input;
     const uint32_t* original;
     uint32_t n;
-    float* coords;  // PointCoords
+    float* coords;   // PointCoords
+    uint32_t* keys;  // key a * n + j: coordinate a of point j
+    uint32_t* ids;
     CA_HD void operator()(int j) const {
         const Vec3 p = input[original[j]];
-        for (int a = 0; a < 3; ++a) coords[uint32_t(a) * n + uint32_t(j)] = p[a];
+        for (int a = 0; a < 3; ++a) {
+            const uint32_t at = uint32_t(a) * n + uint32_t(j);
+            coords[at] = p[a];
+            keys[at] = FloatKey(p[a]);
+            ids[at] = uint32_t(j);
+        }
     }
 };
 
@@ -449,13 +443,22 @@ struct WriteLargePass {
     }
 };
 
-// Points of large leaves in x order; the medium subtrees rewrite their ranges in their leaf order.
-struct PointsPass {
+// The points of the large-node levels' leaves (too deep, or all at one place), in x order, the
+// lanes of a warp side by side; the medium subtrees write all other points.
+struct LeafPointsPass {
     PointCoords points;
     const uint32_t* lists;
     const uint32_t* original;
+    const BuildNode* nodes;
     TreePoint* out;
-    CA_HD void operator()(int i) const { out[i] = TreePoint{points.Position(lists[i]), original[lists[i]]}; }
+    using Scratch = NoScratch;
+    template <class Lanes>
+    CA_HD void Run(const Lanes& lanes, NoScratch&, uint32_t i) const {
+        const BuildNode& node = nodes[i];
+        if (node.kind != kLeaf) return;
+        for (uint32_t t = node.begin + lanes.Lane(); t < node.begin + node.count; t += Lanes::kCount)
+            out[t] = TreePoint{points.Position(lists[t]), original[lists[t]]};
+    }
 };
 
 }  // namespace
@@ -571,9 +574,9 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     m.sizes.Start(&m.nodes.data()->box, sizeof(Aabb));
     ParallelFor(b, "point tree: morton keys", n, MortonKeysPass{input, m.nodes.data(), keys.data(), m.original.data()});
     RadixSortPairs(b, keys.span().subspan(0, n), m.original.span(), 0, 30);
-    ParallelFor(b, "point tree: gather", n, GatherPass{input, m.original.data(), n, m.coords.data()});
+    ParallelFor(b, "point tree: gather", n,
+                GatherPass{input, m.original.data(), n, m.coords.data(), keys.data(), m.work[0].data()});
     const PointCoords points{m.coords.data(), n};
-    ParallelFor(b, "point tree: sort keys", n, SortKeysPass{points, keys.data(), m.work[0].data()});
     const Aabb root_box = m.sizes.Wait<Aabb>();
     // An axis on which all points lie at one place (points on a plane) is sorted already.
     for (int a = 0; a < 3; ++a)
@@ -656,7 +659,8 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
         ParallelForLevels(b, "point tree: up pass", m.level_begin, LevelOrder::Up, UpPass{m.nodes.data()});
         m.root_node.Start(m.nodes.data(), sizeof(BuildNode));
         ParallelForLevels(b, "point tree: down pass", m.level_begin, LevelOrder::Down, DownPass{m.nodes.data()});
-        ParallelFor(b, "point tree: points", n, PointsPass{points, lists, m.original.data(), out.points.data()});
+        ParallelForLanes(b, "point tree: leaf points", node_count,
+                         LeafPointsPass{points, lists, m.original.data(), m.nodes.data(), out.points.data()});
         stored = m.sizes.Wait<uint32_t>();
         root = m.root_node.Wait<BuildNode>();
         if (stored <= capacity) break;
