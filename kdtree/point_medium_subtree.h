@@ -8,12 +8,13 @@
 // So it makes the tree the levels would make.
 //
 // The build pass keeps each subtree's large nodes, small roots and leaves in a store shared by all
-// roots (a level's nodes take one piece of it), sizes the small roots' subtrees and gives every
-// stored node its preorder address within its medium root (Zhou et al. 2008, Algorithm 5, within
-// the block); it also writes each small root's and unsplit leaf's lists to global memory. Once the
-// medium roots' own addresses are known, the write pass writes the stored nodes, a warp each, and
-// builds each small root's subtree again from its lists, writing it. Device code for launch units
-// only.
+// roots (a level's nodes take one piece of it), and writes each small root's and unsplit leaf's
+// lists to global memory. Then a warp per small root sizes its subtree from its lists (so that the
+// small subtrees, long chains of a warp's work, have the whole GPU's warps, not a block's eight),
+// and a block per medium root works out its stored nodes' sizes and preorder addresses within the
+// root (Zhou et al. 2008, Algorithm 5). Once the medium roots' own addresses are known, the write
+// pass writes the stored nodes, a warp each, building each small root's subtree again, writing it.
+// Device code for launch units only.
 #pragma once
 
 #include <cstdint>
@@ -48,14 +49,20 @@ struct MediumNode {
 };
 
 struct MediumSmallRoot {
-    uint32_t begin, count, depth;
+    uint32_t begin, count, slot;
 };
 
-// One medium root's work area: 72 KB, so that three blocks share an SM.
+// A medium root's levels: each one's piece of the store.
+struct MediumLevels {
+    uint32_t first[kMaxPointTreeDepth + 1];
+    uint32_t count[kMaxPointTreeDepth + 1];
+    uint32_t levels;  // levels 0 .. levels - 1 hold nodes; 0: the build did not finish
+};
+
+// One medium root's work area: 62 KB, so that three blocks share an SM.
 struct MediumScratch {
     float coord[3][kMediumMaxPoints];                  // coordinate a of local point t
     uint16_t lists[2][3][kMediumMaxPoints];            // the three sorted lists of local points (level l: l % 2)
-    uint8_t small_local[kMediumMaxPoints];             // by local point: its place in its small root
     uint8_t owner[kMediumMaxPoints];                   // by list position: its large node in the level, or kNoOwner
     uint8_t chunks[kMediumMaxPoints / 32];             // the split: the chunks of 32 positions a list that
     uint8_t chunk_slot[kMediumMaxPoints / 32];         // hold the level's large nodes, and each one's place
@@ -63,19 +70,19 @@ struct MediumScratch {
     uint32_t chunk_before[3 * kMediumMaxPoints / 32];  // (1 left) and the left positions of the list before
     MediumNode active[2][kMediumMaxActive];            // the large nodes of levels l and l + 1
     MediumSmallRoot small[2 * kMediumMaxActive];       // the small roots of level l
-    uint32_t level_first[kMaxPointTreeDepth + 1];      // each level's piece of the store
-    uint32_t level_count[kMaxPointTreeDepth + 1];
+    MediumLevels levels;
     uint32_t store_full;
-    SmallSubtree subtrees[kMediumWarps];
 };
 
 // The store of the medium subtrees' nodes. The GPU's blocks take their pieces in the order they
 // come to it, so where a subtree's nodes lie changes from run to run; what is written from them
 // does not. A build whose pieces do not fit stops, and runs again with a larger store.
 struct MediumStore {
-    BuildNode* nodes;   // address: the preorder address within the medium root
-    uint32_t* roots;    // by stored node: its medium root (breadth-first index)
-    uint32_t* used;     // slots taken or asked for
+    BuildNode* nodes;      // address: the preorder address within the medium root
+    uint32_t* roots;       // by stored node: its medium root (breadth-first index)
+    uint32_t* small_roots; // the stored small roots, in the order they were stored
+    uint32_t* used;        // slots taken or asked for, then small roots stored
+    MediumLevels* levels;  // by breadth-first node: a medium root's levels
     uint32_t capacity;
 };
 
@@ -101,21 +108,7 @@ struct SharedLists {
     CA_HD float Coord(int axis, uint32_t i) const { return s->coord[axis][s->lists[buffer][axis][begin + i]]; }
 };
 
-// A small root's points for SmallSubtree::Load, from the scratch, numbered by small_local.
-struct SharedSmallSource {
-    const MediumScratch* s;
-    const uint32_t* root_x_list;  // the medium root's x list: local point -> point number
-    uint32_t buffer, begin;
-    CA_HD uint32_t Local(int axis, uint32_t t) const { return s->lists[buffer][axis][begin + t]; }
-    CA_HD uint32_t Id(uint32_t t) const { return root_x_list[Local(0, t)]; }
-    CA_HD Vec3 Position(uint32_t t) const {
-        const uint32_t l = Local(0, t);
-        return Vec3(s->coord[0][l], s->coord[1][l], s->coord[2][l]);
-    }
-    CA_HD uint32_t Order(int axis, uint32_t t) const { return s->small_local[Local(axis, t)]; }
-};
-
-// The same from the lists the build pass wrote out.
+// A small root's points for SmallSubtree::Load, from the lists the build pass wrote out.
 struct DoneSmallSource {
     PointCoords points;
     const uint32_t* lists;  // 3 x n
@@ -143,24 +136,24 @@ CA_HD bool TakeSlots(const Block& block, MediumScratch& s, const MediumStore& st
                      uint32_t root) {
     if (block.Lane() == 0) {
         const uint32_t first = AtomicAdd(store.used, count);
-        s.level_first[l] = first;
-        s.level_count[l] = count;
+        s.levels.first[l] = first;
+        s.levels.count[l] = count;
         s.store_full = first + count > store.capacity ? 1 : 0;
     }
     block.Sync();
     if (s.store_full) return false;
-    for (uint32_t k = block.Lane(); k < count; k += Block::kCount) store.roots[s.level_first[l] + k] = root;
+    for (uint32_t k = block.Lane(); k < count; k += Block::kCount) store.roots[s.levels.first[l] + k] = root;
     return true;
 }
 
 // The subtree sizes, bottom-up, and the preorder addresses within the medium root, top-down, of
-// the stored nodes of levels 0 .. levels - 1 (Zhou et al. 2008, Algorithm 5, within one block).
+// a medium root's stored nodes (Zhou et al. 2008, Algorithm 5, within one block).
 template <class Block>
-CA_HD void MediumAddresses(const Block& block, const MediumScratch& s, uint32_t levels, const uint32_t* small_shapes,
+CA_HD void MediumAddresses(const Block& block, const MediumLevels& levels, const uint32_t* small_shapes,
                            BuildNode* store) {
-    for (uint32_t l = levels; l-- > 0;) {
-        for (uint32_t k = block.Lane(); k < s.level_count[l]; k += Block::kCount) {
-            BuildNode& node = store[s.level_first[l] + k];
+    for (uint32_t l = levels.levels; l-- > 0;) {
+        for (uint32_t k = block.Lane(); k < levels.count[l]; k += Block::kCount) {
+            BuildNode& node = store[levels.first[l] + k];
             if (node.kind == kInterior) {
                 const BuildNode& left = store[node.left];
                 const BuildNode& right = store[node.left + 1];
@@ -176,11 +169,11 @@ CA_HD void MediumAddresses(const Block& block, const MediumScratch& s, uint32_t 
         }
         block.Sync();
     }
-    if (block.Lane() == 0) store[s.level_first[0]].address = 0;
+    if (block.Lane() == 0) store[levels.first[0]].address = 0;
     block.Sync();
-    for (uint32_t l = 0; l < levels; ++l) {
-        for (uint32_t k = block.Lane(); k < s.level_count[l]; k += Block::kCount) {
-            const BuildNode& node = store[s.level_first[l] + k];
+    for (uint32_t l = 0; l < levels.levels; ++l) {
+        for (uint32_t k = block.Lane(); k < levels.count[l]; k += Block::kCount) {
+            const BuildNode& node = store[levels.first[l] + k];
             if (node.kind != kInterior) continue;
             store[node.left].address = node.address + 1;
             store[node.left + 1].address = node.address + 1 + store[node.left].size;
@@ -288,8 +281,7 @@ CA_HD void SplitMediumLists(const Block& block, MediumScratch& s, uint32_t cur, 
 }
 
 // The build pass for breadth-first node root_index, a medium root: its subtree's nodes into the
-// store (see the top of the file), the root's size and deepest node, and its store piece in the
-// root's `left`.
+// store, its small roots into the store's list of them, and its levels (see the top of the file).
 template <class Block>
 CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext& ctx, const MediumStore& store,
                        uint32_t root_index) {
@@ -312,33 +304,26 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
         s.lists[0][1][t] = ctx.local[ctx.lists[n + root.begin + t]];
         s.lists[0][2][t] = ctx.local[ctx.lists[2 * n + root.begin + t]];
     }
+    if (lane == 0) store.levels[root_index].levels = 0;  // not finished
     if (!TakeSlots(block, s, store, 0, 1, root_index)) return;
     uint32_t active = c > T ? 1 : 0, small = c > T ? 0 : 1;
     if (lane == 0) {
         if (active)
-            s.active[0][0] = MediumNode{0, c, root.depth, s.level_first[0], ctx.cells[root_index], 0, 0, 0.0f, 0};
-        else s.small[0] = MediumSmallRoot{0, c, root.depth};
-        if (!active) store.nodes[s.level_first[0]] = StoredNode(root.begin, c, kSmallRoot, root.depth);
+            s.active[0][0] = MediumNode{0, c, root.depth, s.levels.first[0], ctx.cells[root_index], 0, 0, 0.0f, 0};
+        else s.small[0] = MediumSmallRoot{0, c, s.levels.first[0]};
+        if (!active) store.nodes[s.levels.first[0]] = StoredNode(root.begin, c, kSmallRoot, root.depth);
     }
     block.Sync();
 
     uint32_t level = 0;
     for (;; ++level) {
         const uint32_t cur = level & 1u;
-        // The level's small roots, a warp each, while their lists are at hand: their lists out, and
-        // their subtrees' sizes.
+        // The level's small roots, a warp each, while their lists are at hand: their lists out,
+        // and each into the store's list of small roots.
         for (uint32_t i = warp_index; i < small; i += Block::kWarps) {
             const MediumSmallRoot sr = s.small[i];
             WriteDoneLists(warp, s, ctx, root_x_list, root.begin, cur, sr.begin, sr.count, 3);
-            for (uint32_t t = warp.Lane(); t < sr.count; t += Warp::kCount)
-                s.small_local[s.lists[cur][0][sr.begin + t]] = uint8_t(t);
-            warp.Sync();
-            SmallSubtree& sub = s.subtrees[warp_index];
-            sub.Load(warp, SharedSmallSource{&s, root_x_list, cur, sr.begin}, sr.count);
-            SmallCountSink sink;
-            sub.Build(warp, root.begin + sr.begin, sr.depth, ctx.split.max_depth, ctx.radius, ctx.cost_traversal, sink);
-            if (warp.Lane() == 0) ctx.small_shapes[root.begin + sr.begin] = sink.nodes | sink.deepest << 16;
-            warp.Sync();
+            if (warp.Lane() == 0) store.small_roots[AtomicAdd(store.used + 1, 1)] = sr.slot;
         }
         if (active == 0) break;
         if (!TakeSlots(block, s, store, level + 1, 2 * active, root_index)) return;
@@ -361,7 +346,7 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
             stored.box = d.box;
             stored.split = d.split;
             stored.axis = d.axis;
-            stored.left = s.level_first[level + 1] + 2 * i;
+            stored.left = s.levels.first[level + 1] + 2 * i;
             store.nodes[node.slot] = stored;
         }
         block.Sync();
@@ -389,7 +374,7 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
             next_small += total >> 8;
             if (!node) continue;
             for (uint32_t side = 0; side < 2; ++side) {
-                const uint32_t slot = s.level_first[level + 1] + 2 * i + side;
+                const uint32_t slot = s.levels.first[level + 1] + 2 * i + side;
                 if (!node->splits) {
                     store.nodes[slot].kind = kHole;
                     continue;
@@ -406,7 +391,7 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
                     continue;
                 }
                 if (kind == kSmallRoot) {
-                    s.small[small_at++] = MediumSmallRoot{cb, cc, depth};
+                    s.small[small_at++] = MediumSmallRoot{cb, cc, slot};
                     for (uint32_t t = 0; t < cc; ++t) s.owner[cb + t] = kNoOwner;
                 }
                 store.nodes[slot] = StoredNode(root.begin + cb, cc, kind, depth);
@@ -417,13 +402,40 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
         block.Sync();
     }
     block.Sync();
-    MediumAddresses(block, s, level + 1, ctx.small_shapes, store.nodes);
     if (lane == 0) {
-        const BuildNode& top = store.nodes[s.level_first[0]];
-        root.size = top.size;
-        root.deepest = top.deepest;
-        root.left = s.level_first[0];
+        for (uint32_t l = 0; l <= level; ++l) {
+            store.levels[root_index].first[l] = s.levels.first[l];
+            store.levels[root_index].count[l] = s.levels.count[l];
+        }
+        store.levels[root_index].levels = level + 1;
     }
+}
+
+// The small roots' subtree sizes, a warp each, from their lists.
+template <class Lanes>
+CA_HD void CountSmallSubtree(const Lanes& lanes, SmallSubtree& sub, const MediumContext& ctx, const BuildNode& node) {
+    sub.Load(lanes, DoneSmallSource{ctx.points, ctx.done_lists, ctx.local, node.begin}, node.count);
+    SmallCountSink sink;
+    sub.Build(lanes, node.begin, node.depth, ctx.split.max_depth, ctx.radius, ctx.cost_traversal, sink);
+    if (lanes.Lane() == 0) ctx.small_shapes[node.begin] = sink.nodes | sink.deepest << 16;
+}
+
+// Medium root root_index's size and deepest node from its stored nodes, and its piece of the
+// store in its `left`.
+template <class Block>
+CA_HD void SizeMedium(const Block& block, MediumLevels& levels, const MediumContext& ctx, const MediumStore& store,
+                      uint32_t root_index) {
+    for (uint32_t k = block.Lane(); k < sizeof(MediumLevels) / 4; k += Block::kCount)
+        reinterpret_cast<uint32_t*>(&levels)[k] = reinterpret_cast<const uint32_t*>(&store.levels[root_index])[k];
+    block.Sync();
+    if (levels.levels == 0) return;  // a build stopped by a full store, to run again
+    MediumAddresses(block, levels, ctx.small_shapes, store.nodes);
+    if (block.Lane() != 0) return;
+    BuildNode& root = ctx.nodes[root_index];
+    const BuildNode& top = store.nodes[levels.first[0]];
+    root.size = top.size;
+    root.deepest = top.deepest;
+    root.left = levels.first[0];
 }
 
 // The write pass for stored node i, by a warp: its node at its medium root's address plus its own,

@@ -389,6 +389,29 @@ struct MediumBuildPass {
     }
 };
 
+// The small roots' subtree sizes, a warp each.
+struct SmallCountPass {
+    using Scratch = SmallSubtree;
+    MediumContext ctx;
+    MediumStore store;
+    template <class Lanes>
+    CA_HD void Run(const Lanes& lanes, SmallSubtree& sub, uint32_t i) const {
+        CountSmallSubtree(lanes, sub, ctx, store.nodes[store.small_roots[i]]);
+    }
+};
+
+// The medium roots' sizes and their stored nodes' addresses, a block per breadth-first node.
+struct MediumSizePass {
+    static constexpr uint32_t kThreads = 128;
+    using Scratch = MediumLevels;
+    MediumContext ctx;
+    MediumStore store;
+    template <class Block>
+    CA_HD void Run(const Block& block, MediumLevels& levels, uint32_t i) const {
+        if (ctx.nodes[i].kind == kMediumRoot) SizeMedium(block, levels, ctx, store, i);
+    }
+};
+
 // The write pass, a warp per stored node.
 struct MediumWritePass {
     using Scratch = SmallSubtree;
@@ -470,7 +493,7 @@ struct PointTreeBuilder::Impl {
           local(b), nodes(b), cells(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
           counts(b), sizes(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(Aabb)),
           root_node(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(BuildNode)),
-          store(b), store_roots(b), store_used(b), small_shapes(b) {}
+          store(b), store_roots(b), small_roots(b), store_used(b), root_levels(b), small_shapes(b) {}
     Buffer<float> coords;          // the points in Morton order (PointCoords)
     Buffer<BoxKeys> box_chunks;    // the boxes of the points' chunks, for the root box
     Buffer<uint32_t> original;     // the input index of each of them
@@ -486,7 +509,9 @@ struct PointTreeBuilder::Impl {
     Readback root_node;            // the root after the up pass
     Buffer<BuildNode> store;         // the medium subtrees' large nodes, small roots and leaves
     Buffer<uint32_t> store_roots;    // the medium root of each
-    Buffer<uint32_t> store_used;
+    Buffer<uint32_t> small_roots;    // the stored small roots
+    Buffer<uint32_t> store_used;     // slots taken, small roots stored
+    Buffer<MediumLevels> root_levels;  // by breadth-first node: a medium root's levels
     Buffer<uint32_t> small_shapes;   // by a small root's first list position: its nodes | deepest << 16
     std::vector<uint32_t> level_begin;
 };
@@ -633,39 +658,46 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     const uint32_t* lists = m.final_lists.data();
     ParallelFor(b, "point tree: leaf boxes", node_count, LeafBoxPass{points, lists, m.nodes.data()});
 
-    // 3. Medium subtrees, a block each (kdtree/point_medium_subtree.h): the build pass, run again
-    // with a larger store while the store runs full (in a first build, if at all).
+    // 3. Medium subtrees (kdtree/point_medium_subtree.h): the build pass, a block each, run again
+    // with a larger store while the store runs full (in a first build, if at all); the small roots'
+    // sizes, a warp each; the medium roots' sizes, a block each.
     m.local.Resize(n, false);
     m.small_shapes.Resize(n, false);
-    m.store_used.Resize(1, false);
+    m.store_used.Resize(2, false);
     // The work lists are free: they take the lists of the small roots and leaves.
     const MediumContext medium{points, lists, m.nodes.data(), m.cells.data(), m.work[0].data(), m.local.data(),
                                m.small_shapes.data(), n, T, split_params, radius, prm.cost_traversal};
     size_t capacity = std::max(m.store.capacity(), size_t(n / 4 + 64));
     out.points.Resize(n, false);
-    BuildNode root;
+    m.root_levels.Resize(node_count, false);
     MediumStore store;
-    uint32_t stored;
+    uint32_t stored, small_count;
     while (true) {
         m.store.Resize(capacity, false);
         m.store_roots.Resize(capacity, false);
-        ParallelFor(b, "point tree: store", 1, FillPass{m.store_used.data(), 0});
-        store = MediumStore{m.store.data(), m.store_roots.data(), m.store_used.data(), uint32_t(capacity)};
+        m.small_roots.Resize(capacity, false);
+        ParallelFor(b, "point tree: store", 2, FillPass{m.store_used.data(), 0});
+        store = MediumStore{m.store.data(),      m.store_roots.data(),  m.small_roots.data(),
+                            m.store_used.data(), m.root_levels.data(), uint32_t(capacity)};
         ParallelForBlocks(b, "point tree: medium subtrees", node_count, MediumBuildPass{medium, store});
-        m.sizes.Start(m.store_used.data(), sizeof(uint32_t));
-
-        // 4. Preorder output: the passes that need no size from the host are queued before it
-        // waits for the store's and the tree's (a store run full makes them run again).
-        ParallelForLevels(b, "point tree: up pass", m.level_begin, LevelOrder::Up, UpPass{m.nodes.data()});
-        m.root_node.Start(m.nodes.data(), sizeof(BuildNode));
-        ParallelForLevels(b, "point tree: down pass", m.level_begin, LevelOrder::Down, DownPass{m.nodes.data()});
-        ParallelForLanes(b, "point tree: leaf points", node_count,
-                         LeafPointsPass{points, lists, m.original.data(), m.nodes.data(), out.points.data()});
-        stored = m.sizes.Wait<uint32_t>();
-        root = m.root_node.Wait<BuildNode>();
+        m.sizes.Start(m.store_used.data(), 2 * sizeof(uint32_t));
+        const uint64_t used = m.sizes.Wait<uint64_t>();
+        stored = uint32_t(used & 0xffffffffu);
+        small_count = uint32_t(used >> 32);
         if (stored <= capacity) break;
         capacity = std::max(2 * capacity, size_t(stored));
     }
+    ParallelForLanes(b, "point tree: small subtrees (count)", small_count, SmallCountPass{medium, store});
+    ParallelForBlocks(b, "point tree: medium sizes", node_count, MediumSizePass{medium, store});
+
+    // 4. Preorder output: the passes that need no size from the host are queued before it waits
+    // for the tree's.
+    ParallelForLevels(b, "point tree: up pass", m.level_begin, LevelOrder::Up, UpPass{m.nodes.data()});
+    m.root_node.Start(m.nodes.data(), sizeof(BuildNode));
+    ParallelForLevels(b, "point tree: down pass", m.level_begin, LevelOrder::Down, DownPass{m.nodes.data()});
+    ParallelForLanes(b, "point tree: leaf points", node_count,
+                     LeafPointsPass{points, lists, m.original.data(), m.nodes.data(), out.points.data()});
+    const BuildNode root = m.root_node.Wait<BuildNode>();
     out.nodes.Resize(root.size, false);
     out.boxes.Resize(root.size, false);
     out.ranges.Resize(root.size, false);
