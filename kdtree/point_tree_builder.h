@@ -21,16 +21,17 @@
 //      the large-node levels and inside each medium subtree; then the nodes and points are written.
 //
 // Large nodes split at the spatial median unless it leaves fewer than min_split_fraction of the
-// points on one side; then at the point median (see PointTreeParams). The host waits once per
-// large-node level (to size the next), as in Zhou et al.'s coordination on the CPU, but only after
-// it has queued the level's passes (core/readback.h); and once for the medium subtrees' store.
-// Work memory: 83 bytes per point (the points in Morton order as three coordinate arrays and their
+// points on one side; then at the point median (see PointTreeParams). The host waits for the root
+// box, once per large-node level (to size the next), as in Zhou et al.'s coordination on the CPU,
+// for the medium subtrees' store and for the tree's size, each time after it has queued what it
+// can (core/readback.h).
+// Work memory: 84 bytes per point (the points in Morton order as three coordinate arrays and their
 // input indices, the three lists in final order, two working copies of them, the second of which
 // holds the sort keys while they sort and the first the small roots' lists afterwards, the active
 // node of each working position twice, the local number and small-root shape of each point, the
 // medium subtrees' store, sized for a quarter of the points and grown when a build needs more) and
-// about 100 bytes per breadth-first node of the large-node levels; the tree itself: 16 bytes per
-// point and 40 bytes per node.
+// about 620 bytes per breadth-first node of the large-node levels (most of it a medium root's
+// levels); the tree itself: 16 bytes per point and 40 bytes per node.
 #pragma once
 
 #include <memory>
