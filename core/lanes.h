@@ -19,6 +19,14 @@
 
 namespace caustica {
 
+// Addition, for the lanes' Reduce and ExclusiveScan.
+struct Plus {
+    template <class T>
+    CA_HD T operator()(const T& a, const T& b) const {
+        return a + b;
+    }
+};
+
 struct OneLane {
     static constexpr uint32_t kCount = 1;
     static constexpr uint32_t kWarps = 1;

@@ -47,6 +47,30 @@ struct PointCoords {
     CA_HD Vec3 Position(uint32_t i) const { return Vec3(Coord(0, i), Coord(1, i), Coord(2, i)); }
 };
 
+// Zhou et al. 2008, Algorithm 5, for one node of nodes (breadth-first, or a medium root's store):
+// UPPASS, its subtree's size and deepest node from its children's (a leaf: itself; a small or a
+// medium root keeps what its own pass found), and DOWNPASS, its children's preorder addresses
+// from its own.
+CA_HD inline void SizeSubtree(BuildNode* nodes, uint32_t i) {
+    BuildNode& node = nodes[i];
+    if (node.kind == kInterior) {
+        const BuildNode& left = nodes[node.left];
+        const BuildNode& right = nodes[node.left + 1];
+        node.size = 1 + left.size + right.size;
+        node.deepest = left.deepest > right.deepest ? left.deepest : right.deepest;
+    } else if (node.kind == kLeaf) {
+        node.size = 1;
+        node.deepest = node.depth;
+    }
+}
+
+CA_HD inline void AddressChildren(BuildNode* nodes, uint32_t i) {
+    const BuildNode& node = nodes[i];
+    if (node.kind != kInterior) return;
+    nodes[node.left].address = node.address + 1;
+    nodes[node.left + 1].address = node.address + 1 + nodes[node.left].size;
+}
+
 // A child of count points: empty (a leaf), at most small_max (a small root), at most medium_max (a
 // medium root, where the stage has them) or a large node that the stage splits further.
 CA_HD inline uint32_t ChildKind(uint32_t count, uint32_t small_max, uint32_t medium_max) {

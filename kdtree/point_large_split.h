@@ -38,10 +38,6 @@ CA_HD Aabb SortedBox(const Lists& lists, uint32_t count) {
     return box;
 }
 
-struct CountSum {
-    CA_HD uint32_t operator()(uint32_t a, uint32_t b) const { return a + b; }
-};
-
 // The number of a node's points below x on the axis its list is sorted by. The lanes share the
 // search: each step probes kCount positions that cut the range into kCount + 1 parts (one lane: a
 // binary search). Each probe is two dependent reads, so fewer steps is what makes it faster.
@@ -53,7 +49,7 @@ CA_HD uint32_t FirstAtOrAbove(const Lanes& lanes, const Lists& lists, uint32_t c
     while (lo < hi) {
         const uint32_t base = lo, width = hi - lo;
         const uint32_t mine = probe(base, width, lanes.Lane() + 1);
-        const uint32_t below = lanes.Reduce(lists.Coord(axis, mine) < x ? 1u : 0u, CountSum());
+        const uint32_t below = lanes.Reduce(lists.Coord(axis, mine) < x ? 1u : 0u, Plus());
         // The probes are in order, so the first 'below' of them are below x and the rest are not.
         if (below > 0) lo = probe(base, width, below) + 1;
         if (below < Lanes::kCount) hi = probe(base, width, below + 1);

@@ -94,8 +94,6 @@ struct MediumContext {
     const Aabb* cells;       // the cell of each medium root (by breadth-first index)
     uint32_t* done_lists;    // the lists (3 x n) of each small root and unsplit leaf, in place
     uint16_t* local;         // by point number: its local point, then its place in its small root
-    uint32_t* small_shapes;  // by a small root's first list position: its nodes | deepest << 16
-    uint32_t n;
     uint32_t small_max;
     LargeSplitParams split;
     float radius, cost_traversal;
@@ -149,35 +147,17 @@ CA_HD bool TakeSlots(const Block& block, MediumScratch& s, const MediumStore& st
 // The subtree sizes, bottom-up, and the preorder addresses within the medium root, top-down, of
 // a medium root's stored nodes (Zhou et al. 2008, Algorithm 5, within one block).
 template <class Block>
-CA_HD void MediumAddresses(const Block& block, const MediumLevels& levels, const uint32_t* small_shapes,
-                           BuildNode* store) {
+CA_HD void MediumAddresses(const Block& block, const MediumLevels& levels, BuildNode* store) {
     for (uint32_t l = levels.levels; l-- > 0;) {
-        for (uint32_t k = block.Lane(); k < levels.count[l]; k += Block::kCount) {
-            BuildNode& node = store[levels.first[l] + k];
-            if (node.kind == kInterior) {
-                const BuildNode& left = store[node.left];
-                const BuildNode& right = store[node.left + 1];
-                node.size = 1 + left.size + right.size;
-                node.deepest = left.deepest > right.deepest ? left.deepest : right.deepest;
-            } else if (node.kind == kSmallRoot) {
-                node.size = small_shapes[node.begin] & 0xffffu;
-                node.deepest = small_shapes[node.begin] >> 16;
-            } else if (node.kind == kLeaf) {
-                node.size = 1;
-                node.deepest = node.depth;
-            }
-        }
+        for (uint32_t k = block.Lane(); k < levels.count[l]; k += Block::kCount)
+            SizeSubtree(store, levels.first[l] + k);
         block.Sync();
     }
     if (block.Lane() == 0) store[levels.first[0]].address = 0;
     block.Sync();
     for (uint32_t l = 0; l < levels.levels; ++l) {
-        for (uint32_t k = block.Lane(); k < levels.count[l]; k += Block::kCount) {
-            const BuildNode& node = store[levels.first[l] + k];
-            if (node.kind != kInterior) continue;
-            store[node.left].address = node.address + 1;
-            store[node.left + 1].address = node.address + 1 + store[node.left].size;
-        }
+        for (uint32_t k = block.Lane(); k < levels.count[l]; k += Block::kCount)
+            AddressChildren(store, levels.first[l] + k);
         block.Sync();
     }
 }
@@ -191,7 +171,7 @@ CA_HD void WriteDoneLists(const Lanes& lanes, const MediumScratch& s, const Medi
     for (int a = 0; a < lists; ++a) {
         for (uint32_t t = lanes.Lane(); t < count; t += Lanes::kCount) {
             const uint32_t id = root_x_list[s.lists[buffer][a][begin + t]];
-            ctx.done_lists[uint32_t(a) * ctx.n + root_begin + begin + t] = id;
+            ctx.done_lists[uint32_t(a) * ctx.points.n + root_begin + begin + t] = id;
             if (a == 0) ctx.local[id] = uint16_t(t);
         }
     }
@@ -224,7 +204,7 @@ CA_HD void SplitMediumLists(const Block& block, MediumScratch& s, uint32_t cur, 
             taken = last + 1 > first ? last + 1 - first : 0;
         }
         uint32_t total;
-        const uint32_t at = per_list + block.ExclusiveScan(taken, 0u, CountSum(), total);
+        const uint32_t at = per_list + block.ExclusiveScan(taken, 0u, Plus(), total);
         for (uint32_t k = 0; k < taken; ++k) {
             s.chunks[at + k] = uint8_t(first + k);
             s.chunk_slot[first + k] = uint8_t(at + k);
@@ -256,7 +236,7 @@ CA_HD void SplitMediumLists(const Block& block, MediumScratch& s, uint32_t cur, 
         const uint32_t k = base + block.Lane();
         uint32_t total;
         const uint32_t before =
-            block.ExclusiveScan(k < chunks ? PopCount(s.chunk_bits[k]) : 0u, 0u, CountSum(), total);
+            block.ExclusiveScan(k < chunks ? PopCount(s.chunk_bits[k]) : 0u, 0u, Plus(), total);
         if (k < chunks) s.chunk_before[k] = carry + before;
         carry += total;
     }
@@ -286,7 +266,7 @@ template <class Block>
 CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext& ctx, const MediumStore& store,
                        uint32_t root_index) {
     BuildNode& root = ctx.nodes[root_index];
-    const uint32_t c = root.count, T = ctx.small_max, n = ctx.n;
+    const uint32_t c = root.count, T = ctx.small_max, n = ctx.points.n;
     const uint32_t* root_x_list = ctx.lists + root.begin;
     using Warp = decltype(block.Warp());
     const Warp warp = block.Warp();
@@ -368,7 +348,7 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
                 }
             }
             uint32_t total;
-            const uint32_t before = block.ExclusiveScan(kinds, 0u, CountSum(), total);
+            const uint32_t before = block.ExclusiveScan(kinds, 0u, Plus(), total);
             uint32_t large_at = next_active + (before & 0xffu), small_at = next_small + (before >> 8);
             next_active += total & 0xffu;
             next_small += total >> 8;
@@ -411,13 +391,15 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
     }
 }
 
-// The small roots' subtree sizes, a warp each, from their lists.
+// A stored small root's subtree size and deepest node, by a warp, from its lists.
 template <class Lanes>
-CA_HD void CountSmallSubtree(const Lanes& lanes, SmallSubtree& sub, const MediumContext& ctx, const BuildNode& node) {
+CA_HD void CountSmallSubtree(const Lanes& lanes, SmallSubtree& sub, const MediumContext& ctx, BuildNode& node) {
     sub.Load(lanes, DoneSmallSource{ctx.points, ctx.done_lists, ctx.local, node.begin}, node.count);
     SmallCountSink sink;
     sub.Build(lanes, node.begin, node.depth, ctx.split.max_depth, ctx.radius, ctx.cost_traversal, sink);
-    if (lanes.Lane() == 0) ctx.small_shapes[node.begin] = sink.nodes | sink.deepest << 16;
+    if (lanes.Lane() != 0) return;
+    node.size = sink.nodes;
+    node.deepest = sink.deepest;
 }
 
 // Medium root root_index's size and deepest node from its stored nodes, and its piece of the
@@ -429,7 +411,7 @@ CA_HD void SizeMedium(const Block& block, MediumLevels& levels, const MediumCont
         reinterpret_cast<uint32_t*>(&levels)[k] = reinterpret_cast<const uint32_t*>(&store.levels[root_index])[k];
     block.Sync();
     if (levels.levels == 0) return;  // a build stopped by a full store, to run again
-    MediumAddresses(block, levels, ctx.small_shapes, store.nodes);
+    MediumAddresses(block, levels, store.nodes);
     if (block.Lane() != 0) return;
     BuildNode& root = ctx.nodes[root_index];
     const BuildNode& top = store.nodes[levels.first[0]];

@@ -275,10 +275,6 @@ struct EmitChildrenPass {
 // before (the first levels of every build have a few nodes each).
 constexpr uint32_t kSmallLevelNodes = 32;
 
-struct Sum64 {
-    CA_HD uint64_t operator()(uint64_t a, uint64_t b) const { return a + b; }
-};
-
 struct SmallLevelPass {
     static constexpr uint32_t kThreads = 32 * kSmallLevelNodes;
     using Scratch = NoScratch;
@@ -293,7 +289,8 @@ struct SmallLevelPass {
         for (uint32_t base = 0; base <= active; base += Block::kCount) {
             const uint32_t i = base + block.Lane();
             uint64_t total;
-            const uint64_t before = block.ExclusiveScan(i <= active ? decide.counts[i] : uint64_t(0), uint64_t(0), Sum64(), total);
+            const uint64_t count = i <= active ? decide.counts[i] : uint64_t(0);
+            const uint64_t before = block.ExclusiveScan(count, uint64_t(0), Plus(), total);
             if (i <= active) decide.counts[i] = carry + before;
             carry += total;
         }
@@ -364,18 +361,6 @@ struct SplitListsPass {
     }
 };
 
-// The boxes of the leaves the large-node levels made (too deep, all points at one place, or empty).
-struct LeafBoxPass {
-    PointCoords points;
-    const uint32_t* lists;
-    BuildNode* nodes;
-    CA_HD void operator()(int i) const {
-        BuildNode& node = nodes[i];
-        if (node.kind == kLeaf)
-            node.box = SortedBox(GlobalLists{points, lists, points.n, node.begin}, node.count);
-    }
-};
-
 // kdtree/point_medium_subtree.h: the build pass, a block per breadth-first node, which the blocks
 // of nodes other than medium roots leave at once (no compaction, and no wait for its count).
 struct MediumBuildPass {
@@ -424,33 +409,16 @@ struct MediumWritePass {
     }
 };
 
-// Zhou et al. 2008, Algorithm 5, UPPASS: subtree sizes (and depths) bottom-up, one level at a time.
+// Zhou et al. 2008, Algorithm 5 over the large-node levels (point_build_node.h): sizes bottom-up,
+// then preorder addresses top-down from the root's 0 (RootPass).
 struct UpPass {
     BuildNode* nodes;
-    CA_HD void operator()(int i) const {
-        BuildNode& node = nodes[i];
-        if (node.kind == kInterior) {
-            const BuildNode& l = nodes[node.left];
-            const BuildNode& r = nodes[node.left + 1];
-            node.size = 1 + l.size + r.size;
-            node.deepest = l.deepest > r.deepest ? l.deepest : r.deepest;
-        } else if (node.kind != kMediumRoot) {  // a medium root's size is its build pass's
-            node.size = 1;
-            node.deepest = node.depth;
-        }
-        if (i == 0) node.address = 0;  // where the down pass starts
-    }
+    CA_HD void operator()(int i) const { SizeSubtree(nodes, uint32_t(i)); }
 };
 
-// Algorithm 5, DOWNPASS: preorder addresses top-down.
 struct DownPass {
     BuildNode* nodes;
-    CA_HD void operator()(int i) const {
-        const BuildNode& node = nodes[i];
-        if (node.kind != kInterior) return;
-        nodes[node.left].address = node.address + 1;
-        nodes[node.left + 1].address = node.address + 1 + nodes[node.left].size;
-    }
+    CA_HD void operator()(int i) const { AddressChildren(nodes, uint32_t(i)); }
 };
 
 struct WriteLargePass {
@@ -493,7 +461,7 @@ struct PointTreeBuilder::Impl {
           local(b), nodes(b), cells(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
           counts(b), sizes(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(Aabb)),
           root_node(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(BuildNode)),
-          store(b), store_roots(b), small_roots(b), store_used(b), root_levels(b), small_shapes(b) {}
+          store(b), store_roots(b), small_roots(b), store_used(b), root_levels(b) {}
     Buffer<float> coords;          // the points in Morton order (PointCoords)
     Buffer<BoxKeys> box_chunks;    // the boxes of the points' chunks, for the root box
     Buffer<uint32_t> original;     // the input index of each of them
@@ -512,7 +480,6 @@ struct PointTreeBuilder::Impl {
     Buffer<uint32_t> small_roots;    // the stored small roots
     Buffer<uint32_t> store_used;     // slots taken, small roots stored
     Buffer<MediumLevels> root_levels;  // by breadth-first node: a medium root's levels
-    Buffer<uint32_t> small_shapes;   // by a small root's first list position: its nodes | deepest << 16
     std::vector<uint32_t> level_begin;
 };
 
@@ -656,17 +623,15 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
         active_points = uint32_t(totals & 0xffffffffu);
     }
     const uint32_t* lists = m.final_lists.data();
-    ParallelFor(b, "point tree: leaf boxes", node_count, LeafBoxPass{points, lists, m.nodes.data()});
 
     // 3. Medium subtrees (kdtree/point_medium_subtree.h): the build pass, a block each, run again
     // with a larger store while the store runs full (in a first build, if at all); the small roots'
     // sizes, a warp each; the medium roots' sizes, a block each.
     m.local.Resize(n, false);
-    m.small_shapes.Resize(n, false);
     m.store_used.Resize(2, false);
     // The work lists are free: they take the lists of the small roots and leaves.
     const MediumContext medium{points, lists, m.nodes.data(), m.cells.data(), m.work[0].data(), m.local.data(),
-                               m.small_shapes.data(), n, T, split_params, radius, prm.cost_traversal};
+                               T, split_params, radius, prm.cost_traversal};
     size_t capacity = std::max(m.store.capacity(), size_t(n / 4 + 64));
     out.points.Resize(n, false);
     m.root_levels.Resize(node_count, false);

@@ -25,13 +25,13 @@
 // box, once per large-node level (to size the next), as in Zhou et al.'s coordination on the CPU,
 // for the medium subtrees' store and for the tree's size, each time after it has queued what it
 // can (core/readback.h).
-// Work memory: 84 bytes per point (the points in Morton order as three coordinate arrays and their
+// Work memory: 80 bytes per point (the points in Morton order as three coordinate arrays and their
 // input indices, the three lists in final order, two working copies of them, the second of which
 // holds the sort keys while they sort and the first the small roots' lists afterwards, the active
-// node of each working position twice, the local number and small-root shape of each point, the
-// medium subtrees' store, sized for a quarter of the points and grown when a build needs more) and
-// about 620 bytes per breadth-first node of the large-node levels (most of it a medium root's
-// levels); the tree itself: 16 bytes per point and 40 bytes per node.
+// node of each working position twice, the local number of each point, the medium subtrees'
+// store, sized for a quarter of the points and grown when a build needs more) and about 620 bytes
+// per breadth-first node of the large-node levels (most of it a medium root's levels); the tree
+// itself: 16 bytes per point and 40 bytes per node.
 #pragma once
 
 #include <memory>

@@ -29,10 +29,6 @@ struct BlockLanesPass {
     uint32_t* odd_before;
     uint32_t* run_min;
 
-    struct Sum {
-        CA_HD uint32_t operator()(uint32_t a, uint32_t b) const { return a + b; }
-    };
-
     template <class Block>
     CA_HD void Run(const Block& block, Scratch& scratch, uint32_t s) const {
         const uint32_t first = offsets[s], n = offsets[s + 1] - first;
@@ -40,7 +36,7 @@ struct BlockLanesPass {
         for (uint32_t base = 0; base < n; base += Block::kCount) {
             const uint32_t i = base + block.Lane();
             uint32_t total;
-            const uint32_t before = block.ExclusiveScan(i < n ? values[first + i] : 0u, 0u, Sum(), total);
+            const uint32_t before = block.ExclusiveScan(i < n ? values[first + i] : 0u, 0u, Plus(), total);
             if (i < n) scratch.prefix[i] = carry + before;
             carry += total;
         }
