@@ -37,6 +37,17 @@ struct alignas(16) BuildNode {
     uint32_t address;       // preorder index
 };
 
+// Which of the sorted point lists serves each axis. An axis on which all points lie at one place
+// (points on a plane) needs no list of its own: any order of a node's points is sorted by it, and
+// no split takes it (its cells are flat, so the empty-space cut skips it; a median takes a longest
+// axis; the VVH a coordinate with points below it). It reads list 0, and the passes split `count`
+// lists, the other axes' in axis order (one list when all points are at one place). List 0 is the
+// x list unless x is flat: the order of the leaves' points and of a medium root's local points.
+struct AxisLists {
+    uint32_t count;
+    uint32_t of[3];
+};
+
 // The points as three arrays of coordinates, coordinate a of point i at c[a * n + i]: a gather of
 // one coordinate reads 4 bytes, and the n coordinates of an axis stay in L2 where the points (12
 // bytes each) do not.

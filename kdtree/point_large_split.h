@@ -17,13 +17,16 @@
 namespace caustica {
 namespace point_build {
 
-// The lists of a node in global memory: three concatenated lists of m entries (point numbers), the
-// node's entries at [begin, begin + count) of each.
+// The lists of a node in global memory: concatenated lists of m entries (point numbers; the list
+// of an axis as `axes` says), the node's entries at [begin, begin + count) of each.
 struct GlobalLists {
     PointCoords points;
     const uint32_t* lists;
+    AxisLists axes;
     uint32_t m, begin;
-    CA_HD float Coord(int axis, uint32_t i) const { return points.Coord(axis, lists[uint32_t(axis) * m + begin + i]); }
+    CA_HD float Coord(int axis, uint32_t i) const {
+        return points.Coord(axis, lists[axes.of[axis] * m + begin + i]);
+    }
 };
 
 // The tight box of a node's count points: the first and last entries of its three sorted lists.

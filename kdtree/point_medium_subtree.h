@@ -1,8 +1,8 @@
 // The medium subtrees of the point tree: a node of at most PointTreeParams::medium_node_threshold
 // points (2048 by default) is built whole by one GPU block in shared memory (one CPU thread on the
-// CPU), from its three sorted lists down to its leaves. Inside, it is the same algorithm as the
+// CPU), from its sorted lists down to its leaves. Inside, it is the same algorithm as the
 // large-node levels (Zhou et al. 2008, section 5.1): level by level, each large node split as
-// kdtree/point_large_split.h decides and its three lists split stably (warp ballots and a block
+// kdtree/point_large_split.h decides and its lists split stably (warp ballots and a block
 // scan, Chang et al. 2013's per-block work instead of a launch and a wait for the host a level),
 // then each small root of at most T points by the VVH (kdtree/point_small_subtree.h), a warp each.
 // So it makes the tree the levels would make.
@@ -37,7 +37,8 @@ constexpr uint8_t kNoOwner = 0xff;
 static_assert(kMediumMaxPoints <= 65536 && kMediumMaxActive < kNoOwner, "16-bit local points, 8-bit owners");
 
 // A large node of a medium subtree's current level. Points are numbered within the medium root in
-// x order (its "local" points); a node's points lie at [begin, begin + count) of the shared lists.
+// the order of list 0 (its "local" points; AxisLists); a node's points lie at [begin, begin +
+// count) of the shared lists.
 struct MediumNode {
     uint32_t begin, count;
     uint32_t depth;
@@ -89,10 +90,11 @@ struct MediumStore {
 // What the medium passes read and write besides the scratch.
 struct MediumContext {
     PointCoords points;
-    const uint32_t* lists;   // the final lists (3 x n), each medium root's points in place
+    const uint32_t* lists;   // the final lists (axes.count x n), each medium root's points in place
+    AxisLists axes;
     BuildNode* nodes;        // the breadth-first nodes
     const Aabb* cells;       // the cell of each medium root (by breadth-first index)
-    uint32_t* done_lists;    // the lists (3 x n) of each small root and unsplit leaf, in place
+    uint32_t* done_lists;    // the lists (as lists) of each small root and unsplit leaf, in place
     uint16_t* local;         // by point number: its local point, then its place in its small root
     uint32_t small_max;
     LargeSplitParams split;
@@ -102,19 +104,23 @@ struct MediumContext {
 // A medium node's lists in the scratch.
 struct SharedLists {
     const MediumScratch* s;
+    AxisLists axes;
     uint32_t buffer, begin;
-    CA_HD float Coord(int axis, uint32_t i) const { return s->coord[axis][s->lists[buffer][axis][begin + i]]; }
+    CA_HD float Coord(int axis, uint32_t i) const {
+        return s->coord[axis][s->lists[buffer][axes.of[axis]][begin + i]];
+    }
 };
 
 // A small root's points for SmallSubtree::Load, from the lists the build pass wrote out.
 struct DoneSmallSource {
     PointCoords points;
-    const uint32_t* lists;  // 3 x n
+    const uint32_t* lists;  // axes.count x n
+    AxisLists axes;
     const uint16_t* local;
     uint32_t begin;
     CA_HD uint32_t Id(uint32_t t) const { return lists[begin + t]; }
     CA_HD Vec3 Position(uint32_t t) const { return points.Position(Id(t)); }
-    CA_HD uint32_t Order(int axis, uint32_t t) const { return local[lists[uint32_t(axis) * points.n + begin + t]]; }
+    CA_HD uint32_t Order(int axis, uint32_t t) const { return local[lists[axes.of[axis] * points.n + begin + t]]; }
 };
 
 // A node of the store as the levels first know it.
@@ -163,27 +169,28 @@ CA_HD void MediumAddresses(const Block& block, const MediumLevels& levels, Build
 }
 
 // Writes the lists of a done node (a small root, or a leaf that could not split: lists 0 only) of
-// the shared lists buffer to done_lists, and numbers its points in x order in local.
+// the shared lists buffer to done_lists, and numbers its points in list 0's order in local.
 template <class Lanes>
 CA_HD void WriteDoneLists(const Lanes& lanes, const MediumScratch& s, const MediumContext& ctx,
                           const uint32_t* root_x_list, uint32_t root_begin, uint32_t buffer, uint32_t begin,
-                          uint32_t count, int lists) {
-    for (int a = 0; a < lists; ++a) {
+                          uint32_t count, uint32_t lists) {
+    for (uint32_t a = 0; a < lists; ++a) {
         for (uint32_t t = lanes.Lane(); t < count; t += Lanes::kCount) {
             const uint32_t id = root_x_list[s.lists[buffer][a][begin + t]];
-            ctx.done_lists[uint32_t(a) * ctx.points.n + root_begin + begin + t] = id;
+            ctx.done_lists[a * ctx.points.n + root_begin + begin + t] = id;
             if (a == 0) ctx.local[id] = uint16_t(t);
         }
     }
 }
 
-// The stable split of the three lists of a medium subtree's level, Chang et al. 2013's way: a warp
+// The stable split of the lists of a medium subtree's level, Chang et al. 2013's way: a warp
 // takes 32 positions of a list at a time (a chunk), the ballot of their sides gives each its rank
 // within the chunk, and a block scan over the chunks' counts the rank before it. An entry's rank in
 // its node is then the left entries before it less those before its node's first position. Only
 // the chunks that hold the level's large nodes take part: in the last levels, few do.
 template <class Block>
-CA_HD void SplitMediumLists(const Block& block, MediumScratch& s, uint32_t cur, uint32_t active, uint32_t c) {
+CA_HD void SplitMediumLists(const Block& block, MediumScratch& s, const AxisLists& axes, uint32_t cur,
+                            uint32_t active, uint32_t c) {
     using Warp = decltype(block.Warp());
     const Warp warp = block.Warp();
     // The chunks of the large nodes' positions, in order (the nodes are): each node takes those of
@@ -212,7 +219,7 @@ CA_HD void SplitMediumLists(const Block& block, MediumScratch& s, uint32_t cur, 
         per_list += total;
     }
     block.Sync();
-    const uint32_t chunks = 3 * per_list;
+    const uint32_t chunks = axes.count * per_list;
     // Place k of the chunks: list a, and its first position.
     const auto place = [&](uint32_t k, uint32_t& a) {
         a = uint32_t(k >= per_list) + uint32_t(k >= 2 * per_list);
@@ -225,7 +232,7 @@ CA_HD void SplitMediumLists(const Block& block, MediumScratch& s, uint32_t cur, 
             const uint32_t p = first + i;
             if (p >= c || s.owner[p] == kNoOwner) return false;
             const MediumNode& node = s.active[cur][s.owner[p]];
-            return a == node.axis ? p - node.begin < node.left_count
+            return a == axes.of[node.axis] ? p - node.begin < node.left_count
                                   : s.coord[node.axis][s.lists[cur][a][p]] < node.split;
         });
         if (warp.Lane() == 0) s.chunk_bits[k] = bits;
@@ -272,7 +279,7 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
     const Warp warp = block.Warp();
     const uint32_t lane = block.Lane(), warp_index = block.WarpIndex();
 
-    // The root's points, numbered in x order, and its three lists of them.
+    // The root's points, numbered in list 0's order, and its lists of them.
     for (uint32_t t = lane; t < c; t += Block::kCount) {
         const uint32_t id = root_x_list[t];
         ctx.local[id] = uint16_t(t);
@@ -281,8 +288,7 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
     }
     block.Sync();
     for (uint32_t t = lane; t < c; t += Block::kCount) {
-        s.lists[0][1][t] = ctx.local[ctx.lists[n + root.begin + t]];
-        s.lists[0][2][t] = ctx.local[ctx.lists[2 * n + root.begin + t]];
+        for (uint32_t a = 1; a < ctx.axes.count; ++a) s.lists[0][a][t] = ctx.local[ctx.lists[a * n + root.begin + t]];
     }
     if (lane == 0) store.levels[root_index].levels = 0;  // not finished
     if (!TakeSlots(block, s, store, 0, 1, root_index)) return;
@@ -302,7 +308,7 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
         // and each into the store's list of small roots.
         for (uint32_t i = warp_index; i < small; i += Block::kWarps) {
             const MediumSmallRoot sr = s.small[i];
-            WriteDoneLists(warp, s, ctx, root_x_list, root.begin, cur, sr.begin, sr.count, 3);
+            WriteDoneLists(warp, s, ctx, root_x_list, root.begin, cur, sr.begin, sr.count, ctx.axes.count);
             if (warp.Lane() == 0) store.small_roots[AtomicAdd(store.used + 1, 1)] = sr.slot;
         }
         if (active == 0) break;
@@ -312,7 +318,8 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
         for (uint32_t i = warp_index; i < active; i += Block::kWarps) {
             MediumNode& node = s.active[cur][i];
             const LargeSplit d =
-                DecideLargeSplit(warp, SharedLists{&s, cur, node.begin}, node.count, node.cell, node.depth, ctx.split);
+                DecideLargeSplit(warp, SharedLists{&s, ctx.axes, cur, node.begin}, node.count, node.cell, node.depth,
+                                 ctx.split);
             for (uint32_t t = warp.Lane(); t < node.count; t += Warp::kCount)
                 s.owner[node.begin + t] = d.splits ? uint8_t(i) : kNoOwner;
             if (!d.splits) WriteDoneLists(warp, s, ctx, root_x_list, root.begin, cur, node.begin, node.count, 1);
@@ -331,7 +338,7 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
         }
         block.Sync();
 
-        SplitMediumLists(block, s, cur, active, c);
+        SplitMediumLists(block, s, ctx.axes, cur, active, c);
         block.Sync();
 
         // The children, in two slots a large node (holes where it did not split): large ones make
@@ -394,7 +401,7 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
 // A stored small root's subtree size and deepest node, by a warp, from its lists.
 template <class Lanes>
 CA_HD void CountSmallSubtree(const Lanes& lanes, SmallSubtree& sub, const MediumContext& ctx, BuildNode& node) {
-    sub.Load(lanes, DoneSmallSource{ctx.points, ctx.done_lists, ctx.local, node.begin}, node.count);
+    sub.Load(lanes, DoneSmallSource{ctx.points, ctx.done_lists, ctx.axes, ctx.local, node.begin}, node.count);
     SmallCountSink sink;
     sub.Build(lanes, node.begin, node.depth, ctx.split.max_depth, ctx.radius, ctx.cost_traversal, sink);
     if (lanes.Lane() != 0) return;
@@ -430,7 +437,7 @@ CA_HD void WriteStoredNode(const Lanes& lanes, SmallSubtree& sub, const MediumCo
     const uint32_t base = ctx.nodes[store.roots[i]].address, address = base + node.address;
     const NodeRange range{node.begin, node.count};
     if (node.kind == kSmallRoot) {
-        sub.Load(lanes, DoneSmallSource{ctx.points, ctx.done_lists, ctx.local, node.begin}, node.count);
+        sub.Load(lanes, DoneSmallSource{ctx.points, ctx.done_lists, ctx.axes, ctx.local, node.begin}, node.count);
         TreeWriter sink = out;
         sink.address = address;
         sub.Build(lanes, node.begin, node.depth, ctx.split.max_depth, ctx.radius, ctx.cost_traversal, sink);
@@ -443,7 +450,7 @@ CA_HD void WriteStoredNode(const Lanes& lanes, SmallSubtree& sub, const MediumCo
                           : KdNode::Leaf(node.begin, node.count),
                       node.box, range);
     }
-    if (node.kind == kLeaf) {  // a large node that could not split: its points in x order
+    if (node.kind == kLeaf) {  // a large node that could not split: its points in list 0's order
         for (uint32_t t = lanes.Lane(); t < node.count; t += Lanes::kCount) {
             const uint32_t id = ctx.done_lists[node.begin + t];
             out.points[node.begin + t] = TreePoint{ctx.points.Position(id), out.original[id]};

@@ -170,6 +170,7 @@ struct FillPass {
 struct DecideLargePass {
     PointCoords points;
     const uint32_t* lists;  // the working lists
+    AxisLists axes;
     uint32_t m;             // their length
     LargeSplitParams params;
     uint32_t medium_max;
@@ -189,7 +190,7 @@ struct DecideLargePass {
         }
         ActiveNode& act = active[i];
         BuildNode& node = nodes[act.node];
-        const LargeSplit d = DecideLargeSplit(lanes, GlobalLists{points, lists, m, act.work}, act.count,
+        const LargeSplit d = DecideLargeSplit(lanes, GlobalLists{points, lists, axes, m, act.work}, act.count,
                                               act.cell, node.depth, params);
         if (!writes) return;
         node.box = d.box;
@@ -299,7 +300,7 @@ struct SmallLevelPass {
     }
 };
 
-// Entry j of three concatenated lists of length m: its list and its position there. Two compares,
+// Entry j of (at most three) concatenated lists of length m: its list and its position there. Two compares,
 // where a division by m (a run-time value) is a few dozen instructions, and the split pass needs it
 // twice per entry.
 struct ListEntry {
@@ -307,7 +308,7 @@ struct ListEntry {
     CA_HD ListEntry(uint32_t j, uint32_t m) : list(uint32_t(j >= m) + uint32_t(j >= 2 * m)), position(j - list * m) {}
 };
 
-// One stable split pass over the three concatenated working lists (Zhou et al. 2008, section 5.1,
+// One stable split pass over the concatenated working lists (Zhou et al. 2008, section 5.1,
 // after Sengupta et al. 2007): left points first, each side in its old order. A position's rank is
 // the number of left points before it in its node's range of its list
 // (core/parallel_for_ranked.h). The points of children that are still large go to the next
@@ -317,6 +318,7 @@ struct ListEntry {
 struct SplitListsPass {
     PointCoords points;
     const uint32_t* lists;  // the working lists, m entries each
+    AxisLists axes;
     const uint32_t* owner;
     const ActiveNode* active;
     const uint64_t* next_total;  // the offsets scan's total: the next working lists' length (low 32 bits)
@@ -338,7 +340,7 @@ struct SplitListsPass {
         // 4-byte gather from one axis's coordinates, which stay in L2. A side pass that wrote each
         // point's side as a byte for this cost more than it saved (H100: 1M / 4M plane builds 1.85 /
         // 5.8 ms with it, 1.75 / 5.27 without).
-        const uint32_t left = a == act.axis ? uint32_t(i - act.work < act.left_count)
+        const uint32_t left = a == axes.of[act.axis] ? uint32_t(i - act.work < act.left_count)
                                             : uint32_t(points.Coord(int(act.axis), carry.point) < act.split);
         return {left, i == act.work};
     }
@@ -434,8 +436,8 @@ struct WriteLargePass {
     }
 };
 
-// The points of the large-node levels' leaves (too deep, or all at one place), in x order, the
-// lanes of a warp side by side; the medium subtrees write all other points.
+// The points of the large-node levels' leaves (too deep, or all at one place), in list 0's order,
+// the lanes of a warp side by side; the medium subtrees write all other points.
 struct LeafPointsPass {
     PointCoords points;
     const uint32_t* lists;
@@ -465,7 +467,7 @@ struct PointTreeBuilder::Impl {
     Buffer<float> coords;          // the points in Morton order (PointCoords)
     Buffer<BoxKeys> box_chunks;    // the boxes of the points' chunks, for the root box
     Buffer<uint32_t> original;     // the input index of each of them
-    Buffer<uint32_t> final_lists;  // three concatenated sorted point-ID lists, each node's points in place
+    Buffer<uint32_t> final_lists;  // the concatenated sorted point-ID lists (AxisLists), each node's points in place
     Buffer<uint32_t> work[2];      // the same for the active nodes' points, ping-pong (work[1] sorts the keys)
     Buffer<uint32_t> owner[2];     // the active node of each working position, ping-pong
     Buffer<uint16_t> local;        // each point's place in its medium root's x list
@@ -500,6 +502,16 @@ PointTreeBuilder::PointTreeBuilder(const Backend& backend, PointTreeParams param
 PointTreeBuilder::~PointTreeBuilder() = default;
 
 namespace {
+
+// The lists the build keeps: one per axis on which the points do not all lie at one place (the
+// root box's corners have different keys).
+AxisLists AxisListsOf(const Aabb& box) {
+    AxisLists axes{0, {0, 0, 0}};
+    for (int a = 0; a < 3; ++a)
+        if (FloatKey(box.lo[a]) != FloatKey(box.hi[a])) axes.of[a] = axes.count++;
+    axes.count = std::max(axes.count, 1u);
+    return axes;
+}
 
 // R of the VVH when the parameters leave it to the build (see PointTreeParams::radius): the radius
 // holding expected_k points at the sparsest density the set can have, spread evenly over the root
@@ -541,7 +553,7 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     }
 
     // 1. The points numbered anew in Morton order of the root box, so that a node's points have
-    // nearby numbers, and their three lists sorted by x, y and z.
+    // nearby numbers, and their lists sorted by x, y and z (AxisLists: a flat axis has none).
     const int medium_threshold = prm.medium_node_threshold > 0 ? prm.medium_node_threshold
                                                                  : MaxMediumNodeThreshold(prm.small_node_threshold);
     const uint32_t medium_max = uint32_t(medium_threshold);
@@ -570,10 +582,10 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
                 GatherPass{input, m.original.data(), n, m.coords.data(), keys.data(), m.work[0].data()});
     const PointCoords points{m.coords.data(), n};
     const Aabb root_box = m.sizes.Wait<Aabb>();
-    // An axis on which all points lie at one place (points on a plane) is sorted already.
+    const AxisLists axes = AxisListsOf(root_box);
     for (int a = 0; a < 3; ++a)
         if (FloatKey(root_box.lo[a]) != FloatKey(root_box.hi[a]))
-            RadixSortPairs(b, keys.span().subspan(a * n, n), m.work[0].span().subspan(a * n, n));
+            RadixSortPairs(b, keys.span().subspan(a * n, n), m.work[0].span().subspan(axes.of[a] * n, n));
     const float radius = prm.radius > 0.0f ? prm.radius : DerivedRadius(root_box, n, prm.expected_k);
 
     // 2. Large nodes: those of more than medium_max points, level by level.
@@ -594,8 +606,8 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
         m.nodes.Resize(node_count + new_nodes);
         m.cells.Resize(node_count + new_nodes);
         ActiveNode* act = m.active[cur].data();
-        const DecideLargePass decide{points,       m.work[cur].data(), active_points, split_params, medium_max,
-                                     active_count, m.nodes.data(),     act,           m.counts.data()};
+        const DecideLargePass decide{points,     m.work[cur].data(), axes,           active_points, split_params,
+                                     medium_max, active_count,       m.nodes.data(), act,           m.counts.data()};
         const uint64_t* total = m.counts.data() + active_count;
         const EmitChildrenPass children{m.counts.data(), node_count, medium_max, m.nodes.data(), m.cells.data(), act,
                                         m.active[1 - cur].data()};
@@ -610,9 +622,9 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
             m.sizes.Start(total, sizeof(uint64_t));
             ParallelFor(b, "point tree: emit children", active_count, children);
         }
-        // One stable split pass over the three lists (Zhou et al. 2008, 5.1).
-        ParallelForRanked(b, "point tree: split lists", 3 * size_t(active_points),
-                          SplitListsPass{points, m.work[cur].data(), m.owner[cur].data(), act, total,
+        // One stable split pass over the lists (Zhou et al. 2008, 5.1).
+        ParallelForRanked(b, "point tree: split lists", axes.count * size_t(active_points),
+                          SplitListsPass{points, m.work[cur].data(), axes, m.owner[cur].data(), act, total,
                                          active_points, n, m.work[1 - cur].data(), m.owner[1 - cur].data(),
                                          m.final_lists.data()});
         const uint64_t totals = m.sizes.Wait<uint64_t>();
@@ -630,8 +642,8 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     m.local.Resize(n, false);
     m.store_used.Resize(2, false);
     // The work lists are free: they take the lists of the small roots and leaves.
-    const MediumContext medium{points, lists, m.nodes.data(), m.cells.data(), m.work[0].data(), m.local.data(),
-                               T, split_params, radius, prm.cost_traversal};
+    const MediumContext medium{points, lists, axes, m.nodes.data(), m.cells.data(), m.work[0].data(),
+                               m.local.data(), T, split_params, radius, prm.cost_traversal};
     size_t capacity = std::max(m.store.capacity(), size_t(n / 4 + 64));
     out.points.Resize(n, false);
     m.root_levels.Resize(node_count, false);

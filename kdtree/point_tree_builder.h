@@ -2,12 +2,14 @@
 // backends run the same per-item passes and the same integer scans and stable sorts, so they give
 // the same tree bit for bit.
 //
-//   1. Three point-ID lists, sorted by x, y and z once (radix sort of order-preserving keys); then
-//      the points are numbered anew in Morton order, so that a node's points have nearby numbers
-//      and what the passes read by point number shares cache lines.
+//   1. The points are numbered anew in Morton order, so that a node's points have nearby numbers
+//      and what the passes read by point number shares cache lines; then three point-ID lists are
+//      sorted by x, y and z once (radix sort of order-preserving keys). An axis on which all points
+//      lie at one place (a plane of photons) needs no list: the passes keep one fewer
+//      (kdtree/point_build_node.h, AxisLists).
 //   2. Large nodes, one level at a time: the tight box in O(1) from the sorted lists; an empty-space
-//      cut (Ce) or the spatial median of the longest axis; one stable split pass over the three
-//      concatenated lists keeps every node's points contiguous and at one offset in all three. The
+//      cut (Ce) or the spatial median of the longest axis; one stable split pass over the
+//      concatenated lists keeps every node's points contiguous and at one offset in all of them. The
 //      pass reads working lists that hold the points of the level's large nodes only, and writes
 //      the points of nodes that are done to their final place, once.
 //   3. Medium nodes (at most PointTreeParams::medium_node_threshold points, 2048 by default): each

@@ -20,6 +20,13 @@ std::vector<NamedSet> StandardSets(uint32_t count) {
     sets.push_back({"duplicates", dup});
     sets.push_back({"plane", MakePoints(PointDistribution::Plane, count, kSeed)});
     sets.push_back({"room", MakePoints(PointDistribution::Room, count, kSeed)});
+    // Flat in x (the plane turned) and in x and z (a line): axes with no list of their own.
+    std::vector<Vec3> wall = MakePoints(PointDistribution::Plane, count, kSeed + 3);
+    for (Vec3& p : wall) p = Vec3(p.z, p.x, p.y);
+    sets.push_back({"plane flat in x", wall});
+    std::vector<Vec3> line = MakePoints(PointDistribution::Uniform, count, kSeed + 4);
+    for (Vec3& p : line) p = Vec3(0.5f, p.y, 0.5f);
+    sets.push_back({"line", line});
     std::vector<Vec3> mixed = MakePoints(PointDistribution::Uniform, count, kSeed + 2);
     for (Vec3& p : mixed) p = p * 2.0f - Vec3(1.0f);
     mixed[0] = Vec3(-0.0f, 0.0f, -0.0f);

@@ -23,7 +23,8 @@ struct NamedSet {
 };
 
 // Uniform, clustered (caustic-like), duplicate-heavy (10K identical points and a sparse rest),
-// planar, and a mixed-sign uniform set, each of about `count` points.
+// planar (flat in z, and flat in x), a room's walls, a line, and a mixed-sign uniform set, each of
+// about `count` points.
 std::vector<NamedSet> StandardSets(uint32_t count);
 
 // The sets and parameters on which the medium subtrees (kdtree/point_medium_subtree.h) must make
