@@ -61,7 +61,7 @@ struct UniteBoxKeys {
 };
 
 // The root box is the union of the boxes of chunks of kBoxChunk points, a warp each.
-constexpr uint32_t kBoxChunk = 4096;
+constexpr uint32_t kBoxChunk = 1024;
 
 // The union of the boxes key(i) of items [first, end), the lanes taking neighbouring items.
 template <class Lanes, class Key>
