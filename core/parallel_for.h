@@ -31,6 +31,7 @@ namespace detail {
 #if defined(__CUDACC__)
 template <class F>
 __global__ void ParallelForKernel(int n, F f) {
+    detail::AfterPreviousKernel();
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) f(i);
 }

@@ -26,6 +26,7 @@ namespace detail {
 #if defined(__CUDACC__)
 template <class Pass>
 __global__ void __launch_bounds__(Pass::kThreads) BlockPerItemKernel(Pass pass) {
+    detail::AfterPreviousKernel();
     extern __shared__ __align__(16) unsigned char shared_scratch[];
     pass.Run(BlockLanes<Pass::kThreads>(), *reinterpret_cast<typename Pass::Scratch*>(shared_scratch), blockIdx.x);
 }

@@ -31,6 +31,7 @@ constexpr uint32_t kWarpsPerBlock = 4;
 
 template <class Pass>
 __global__ void __launch_bounds__(32 * kWarpsPerBlock) WarpPerItemKernel(Pass pass, uint32_t n) {
+    detail::AfterPreviousKernel();
     __shared__ typename Pass::Scratch scratch[kWarpsPerBlock];
     const uint32_t warp = threadIdx.x / 32;
     const uint32_t i = blockIdx.x * kWarpsPerBlock + warp;

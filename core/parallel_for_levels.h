@@ -44,6 +44,7 @@ struct LevelBounds {
 #if defined(__CUDACC__)
 template <class F>
 __global__ void __launch_bounds__(kOneBlockThreads) LevelsInOneBlockKernel(LevelBounds b, bool up, F f) {
+    detail::AfterPreviousKernel();
     for (uint32_t step = 0; step < b.levels; ++step) {
         const uint32_t l = up ? b.levels - 1 - step : step;
         for (uint32_t i = b.bounds[l] + threadIdx.x; i < b.bounds[l + 1]; i += kOneBlockThreads) f(int(i));

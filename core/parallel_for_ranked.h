@@ -126,6 +126,7 @@ struct LookbackPrefix {
 // where a store between them (to memory the compiler cannot tell apart) would order them.
 template <class Pass>
 __global__ void __launch_bounds__(kRankedThreads) RankedKernel(Pass pass, uint32_t n, Backend::LookbackStatus status) {
+    detail::AfterPreviousKernel();
     using Scan = cub::BlockScan<uint32_t, kRankedThreads>;
     constexpr uint32_t kPadded = kRankedTile + kRankedTile / 32;
     __shared__ typename Scan::TempStorage scan;

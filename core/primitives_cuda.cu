@@ -39,6 +39,7 @@ constexpr size_t kSmallScanItems = size_t(kSmallScanThreads) * kSmallScanItemsPe
 // Every load happens before the block scan's barriers and every store after, so in may be out.
 template <class T>
 __global__ void __launch_bounds__(kSmallScanThreads) SmallExclusiveScanKernel(const T* in, T* out, int n) {
+    detail::AfterPreviousKernel();
     using Load = cub::BlockLoad<T, kSmallScanThreads, kSmallScanItemsPerThread, cub::BLOCK_LOAD_WARP_TRANSPOSE>;
     using Scan = cub::BlockScan<T, kSmallScanThreads>;
     using Store = cub::BlockStore<T, kSmallScanThreads, kSmallScanItemsPerThread, cub::BLOCK_STORE_WARP_TRANSPOSE>;

@@ -131,6 +131,7 @@ __device__ uint32_t KeyMax(uint32_t a, uint32_t b) { return a > b ? a : b; }
 // chunk's box by warp shuffles, then one atomic min or max per node and corner (Chang et al.
 // 2013, section 13.2.2).
 __global__ void ChunkBoundsKernel(LargeLevelView v) {
+    detail::AfterPreviousKernel();
     __shared__ uint32_t warp_keys[6][32];
     const uint32_t last = v.node_count - 1;
     if (blockIdx.x >= v.nodes.chunk_first[last] + v.nodes.chunk_count[last]) return;
@@ -172,6 +173,7 @@ __global__ void ChunkBoundsKernel(LargeLevelView v) {
 // al. 2013, section 13.2.1.2 and their appendix kernel). Without kWrite it only counts.
 template <bool kWrite>
 __global__ void ChunkClassifyKernel(LargeLevelView v) {
+    detail::AfterPreviousKernel();
     __shared__ uint32_t warp_offset[2][32];
     __shared__ uint32_t chunk_base[2];
     const uint32_t last = v.node_count - 1;

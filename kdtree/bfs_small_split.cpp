@@ -28,6 +28,7 @@ constexpr uint32_t kWarpPerNodeMax = 16384;
 // The lanes rank their shares, a shuffle reduction takes the best (any order gives the same one),
 // and lane 0 records it.
 __global__ void __launch_bounds__(kSplitBlock) SplitSmallNodesKernel(SmallSplitPass pass, uint32_t count) {
+    detail::AfterPreviousKernel();
     const uint32_t node = (blockIdx.x * kSplitBlock + threadIdx.x) / 32;
     const uint32_t lane = threadIdx.x % 32;
     if (node >= count) return;  // the whole warp: its lanes share the node

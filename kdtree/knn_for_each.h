@@ -90,6 +90,7 @@ struct SharedHistogram {
 template <class Consumer>
 __global__ void __launch_bounds__(kHistogramBlock)
     HistogramKnnKernel(KnnQuery query, KnnResultsView scratch, Consumer consume, uint32_t n) {
+    detail::AfterPreviousKernel();
     __shared__ uint32_t bins[kMaxHistogramBins * kHistogramBlock];
     const uint32_t i = blockIdx.x * kHistogramBlock + threadIdx.x;
     if (i >= n) return;
@@ -108,6 +109,7 @@ inline size_t ExactSharedBytes(int k) { return size_t(k) * sizeof(HeapEntry) * k
 
 template <class Consumer>
 __global__ void __launch_bounds__(kExactBlock) ExactKnnKernel(KnnQuery query, Consumer consume, uint32_t n) {
+    detail::AfterPreviousKernel();
     extern __shared__ HeapEntry heap_entries[];
     const uint32_t i = blockIdx.x * kExactBlock + threadIdx.x;
     if (i >= n) return;
