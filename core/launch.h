@@ -1,7 +1,8 @@
 // Kernel launches at the backend's priority: on the issuing thread's default stream, each launch
 // with the priority of the backend that issues it, so that while a background chain of passes
 // runs beside the frame's critical path (Backend::Background), its blocks wait for the SMs that
-// the critical path's kernels leave free. CUDA code only (nvcc).
+// the critical path's kernels leave free; and on sm_90, as programmatic dependent launches
+// (AfterPreviousKernel). CUDA code only (nvcc).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -25,6 +26,19 @@ __device__ inline void AfterPreviousKernel() {
 #endif
 }
 
+// Whether the kernels wait in AfterPreviousKernel: the code the GPU runs comes from compute_90 PTX
+// or later (code from older PTX, compiled for the GPU when it loads, does not wait, and must not
+// start early). The project's kernels are all compiled for the same architectures, so the first
+// one launched answers for all.
+inline bool KernelsWaitForPrevious(const void* kernel) {
+    static const bool waits = [kernel] {
+        cudaFuncAttributes attributes{};
+        CA_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+        return attributes.ptxVersion >= 90;
+    }();
+    return waits;
+}
+
 template <class... Params, class... Args>
 void Launch(const Backend& backend, const char* name, void (*kernel)(Params...), dim3 grid, dim3 block,
             size_t shared_bytes, Args&&... args) {
@@ -32,7 +46,8 @@ void Launch(const Backend& backend, const char* name, void (*kernel)(Params...),
     attributes[0].id = cudaLaunchAttributePriority;
     attributes[0].val.priority = backend.LaunchPriority();
     attributes[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attributes[1].val.programmaticStreamSerializationAllowed = 1;
+    attributes[1].val.programmaticStreamSerializationAllowed =
+        KernelsWaitForPrevious(reinterpret_cast<const void*>(kernel)) ? 1 : 0;
     cudaLaunchConfig_t config{};
     config.gridDim = grid;
     config.blockDim = block;
