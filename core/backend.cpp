@@ -18,7 +18,8 @@ struct Backend::ScratchMemory {
     unsigned long long tiles_handed_out = 0;
 };
 
-Backend::Backend(DeviceKind kind, Priority priority) : kind_(kind), scratch_(std::make_unique<ScratchMemory>()) {
+Backend::Backend(DeviceKind kind, Priority priority)
+    : kind_(kind), background_(priority == Priority::Lowest), scratch_(std::make_unique<ScratchMemory>()) {
 #if CAUSTICA_WITH_CUDA
     if (kind == DeviceKind::Cuda) {
         int lowest = 0, highest = 0;

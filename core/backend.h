@@ -41,6 +41,8 @@ public:
     Backend Background() const;
     // The priority of this backend's kernel launches (core/launch.h; lower numbers go first).
     int LaunchPriority() const { return launch_priority_; }
+    // Whether it is a Background() backend.
+    bool IsBackground() const { return background_; }
 
     // Waits until the GPU work this host thread queued has finished (no-op on the CPU) and reports
     // launch errors.
@@ -67,6 +69,7 @@ private:
 
     DeviceKind kind_;
     int launch_priority_ = 0;
+    bool background_ = false;
     std::unique_ptr<ScratchMemory> scratch_;
 };
 

@@ -45,9 +45,11 @@ void Launch(const Backend& backend, const char* name, void (*kernel)(Params...),
     cudaLaunchAttribute attributes[2]{};
     attributes[0].id = cudaLaunchAttributePriority;
     attributes[0].val.priority = backend.LaunchPriority();
+    // A background chain's kernels start as before: their blocks would hold SMs while they wait,
+    // which the critical path's kernels beside them could use.
     attributes[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attributes[1].val.programmaticStreamSerializationAllowed =
-        KernelsWaitForPrevious(reinterpret_cast<const void*>(kernel)) ? 1 : 0;
+        !backend.IsBackground() && KernelsWaitForPrevious(reinterpret_cast<const void*>(kernel)) ? 1 : 0;
     cudaLaunchConfig_t config{};
     config.gridDim = grid;
     config.blockDim = block;
