@@ -300,9 +300,9 @@ struct SmallLevelPass {
     }
 };
 
-// Entry j of (at most three) concatenated lists of length m: its list and its position there. Two compares,
-// where a division by m (a run-time value) is a few dozen instructions, and the split pass needs it
-// twice per entry.
+// Entry j of (at most three) concatenated lists of length m: its list and its position there. Two
+// compares, where a division by m (a run-time value) is a few dozen instructions, and the split
+// pass needs it twice per entry.
 struct ListEntry {
     uint32_t list, position;
     CA_HD ListEntry(uint32_t j, uint32_t m) : list(uint32_t(j >= m) + uint32_t(j >= 2 * m)), position(j - list * m) {}
@@ -470,7 +470,7 @@ struct PointTreeBuilder::Impl {
     Buffer<uint32_t> final_lists;  // the concatenated sorted point-ID lists (AxisLists), each node's points in place
     Buffer<uint32_t> work[2];      // the same for the active nodes' points, ping-pong (work[1] sorts the keys)
     Buffer<uint32_t> owner[2];     // the active node of each working position, ping-pong
-    Buffer<uint16_t> local;        // each point's place in its medium root's x list
+    Buffer<uint16_t> local;        // each point's place in its medium root's list 0
     Buffer<BuildNode> nodes;       // the large-node levels' nodes, breadth first
     Buffer<Aabb> cells;            // the cells of the medium roots among them
     Buffer<ActiveNode> active[2];
@@ -503,12 +503,14 @@ PointTreeBuilder::~PointTreeBuilder() = default;
 
 namespace {
 
-// The lists the build keeps: one per axis on which the points do not all lie at one place (the
-// root box's corners have different keys).
+// Whether all points lie at one place on axis a: the root box's corners have the same key.
+bool FlatAxis(const Aabb& box, int a) { return FloatKey(box.lo[a]) == FloatKey(box.hi[a]); }
+
+// The lists the build keeps: one per axis that is not flat.
 AxisLists AxisListsOf(const Aabb& box) {
     AxisLists axes{0, {0, 0, 0}};
     for (int a = 0; a < 3; ++a)
-        if (FloatKey(box.lo[a]) != FloatKey(box.hi[a])) axes.of[a] = axes.count++;
+        if (!FlatAxis(box, a)) axes.of[a] = axes.count++;
     axes.count = std::max(axes.count, 1u);
     return axes;
 }
@@ -584,7 +586,7 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     const Aabb root_box = m.sizes.Wait<Aabb>();
     const AxisLists axes = AxisListsOf(root_box);
     for (int a = 0; a < 3; ++a)
-        if (FloatKey(root_box.lo[a]) != FloatKey(root_box.hi[a]))
+        if (!FlatAxis(root_box, a))
             RadixSortPairs(b, keys.span().subspan(a * n, n), m.work[0].span().subspan(axes.of[a] * n, n));
     const float radius = prm.radius > 0.0f ? prm.radius : DerivedRadius(root_box, n, prm.expected_k);
 

@@ -9,9 +9,9 @@
 //      (kdtree/point_build_node.h, AxisLists).
 //   2. Large nodes, one level at a time: the tight box in O(1) from the sorted lists; an empty-space
 //      cut (Ce) or the spatial median of the longest axis; one stable split pass over the
-//      concatenated lists keeps every node's points contiguous and at one offset in all of them. The
-//      pass reads working lists that hold the points of the level's large nodes only, and writes
-//      the points of nodes that are done to their final place, once.
+//      concatenated lists keeps every node's points contiguous and at one offset in all of them.
+//      The pass reads working lists that hold the points of the level's large nodes only, and
+//      writes the points of nodes that are done to their final place, once.
 //   3. Medium nodes (at most PointTreeParams::medium_node_threshold points, 2048 by default): each
 //      one's subtree built whole by one GPU block in shared memory, by the same large-node steps
 //      level by level down to the small nodes (at most T points), and those by the exact VVH cost,
