@@ -5,10 +5,10 @@
 
 #include "core/backend.h"
 #include "core/span.h"
-#include "kdtree/knn_batch.h"
-#include "kdtree/node_radius.h"
-#include "kdtree/point_tree.h"
-#include "kdtree/point_tree_builder.h"
+#include "kdtree/point/knn_batch.h"
+#include "kdtree/point/node_radius.h"
+#include "kdtree/point/point_tree.h"
+#include "kdtree/point/point_tree_builder.h"
 #include "photon/photon.h"
 
 namespace caustica {

@@ -8,10 +8,10 @@
 #include "core/hd.h"
 #include "core/span.h"
 #include "core/vec.h"
-#include "kdtree/ray.h"
-#include "kdtree/sah_tree.h"
-#include "kdtree/traversal.h"
-#include "kdtree/triangle.h"
+#include "kdtree/triangle/ray.h"
+#include "kdtree/triangle/sah_tree.h"
+#include "kdtree/triangle/traversal.h"
+#include "kdtree/triangle/triangle.h"
 #include "photon/surface.h"
 
 namespace caustica {

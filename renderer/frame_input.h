@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/vec.h"
-#include "kdtree/triangle.h"
+#include "kdtree/triangle/triangle.h"
 #include "photon/light.h"
 #include "photon/projection_map.h"
 #include "photon/surface.h"

@@ -2,7 +2,7 @@
 
 #include "core/timer.h"
 #include "core/worker_thread.h"
-#include "kdtree/bfs_builder.h"
+#include "kdtree/triangle/bfs_builder.h"
 #include "photon/photon_map.h"
 #include "photon/photon_tracer.h"
 

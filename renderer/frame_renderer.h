@@ -13,7 +13,7 @@
 #include "photon/photon.h"
 #include "photon/radiance.h"
 #include "renderer/frame_input.h"
-#include "renderer/image.h"
+#include "renderer/output/image.h"
 #include "shaders_cuda/eye_passes.h"
 
 namespace caustica {

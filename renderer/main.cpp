@@ -5,7 +5,8 @@
 #include <string>
 
 #include "core/error.h"
-#include "renderer/commands.h"
+#include "renderer/bench/bench_command.h"
+#include "renderer/cli/commands.h"
 
 namespace {
 

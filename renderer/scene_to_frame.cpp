@@ -1,9 +1,12 @@
 #include "renderer/scene_to_frame.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+
+#include "core/error.h"
 
 namespace caustica {
 namespace {
@@ -26,7 +29,39 @@ LightKind ToLightKind(LightType type) {
     return LightKind::Point;
 }
 
+void CheckRange(const char* option, double value, double lo, double hi) {
+    if (!(value >= lo && value <= hi))
+        throw InputError(Concat(option, " ", value, ": expected a value from ", lo, " to ", hi));
+}
+
 }  // namespace
+
+RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& o, const Backend& backend) {
+    CheckRange("--seed", o.seed, 0, 2147483647);
+    CheckRange("--photons", o.photons, 0, 100000000);
+    CheckRange("--k", o.k, 0, 1024);
+    CheckRange("--width", o.width, 0, 16384);
+    CheckRange("--height", o.height, 0, 16384);
+    CheckRange("--exposure", o.exposure, 1e-6, 1e6);
+    RenderSettings s;
+    s.photons = uint32_t(o.photons > 0 ? o.photons
+                                       : (backend.IsGpu() ? scene.settings.photons
+                                                          : std::min(scene.settings.photons, kCpuDefaultPhotons)));
+    s.k = o.k > 0 ? o.k : scene.settings.k;
+    s.max_bounces = scene.settings.max_bounces;
+    s.seed = uint64_t(o.seed);
+    s.exposure = float(o.exposure);
+    s.filter = o.filter == "epanechnikov" ? PhotonFilter::Epanechnikov : PhotonFilter::Cone;
+    s.knn = o.knn == KnnMethodName(KnnMethod::Histogram) ? KnnMethod::Histogram : KnnMethod::Exact;
+    s.view = o.view == "photons"          ? ShadeView::Photons
+             : o.view == "caustics"       ? ShadeView::CausticOnly
+             : o.view == "knn-radius"     ? ShadeView::KnnRadius
+             : o.view == "traversal-cost" ? ShadeView::TraversalCost
+                                          : ShadeView::Full;
+    return s;
+}
+
+ImageSize MakeImageSize(const RenderOptions& o) { return {o.width, o.height}; }
 
 SceneMaterials ToSceneMaterials(const Scene& scene) {
     SceneMaterials out;
@@ -105,6 +140,13 @@ void ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, F
     in.camera = CameraView::LookAt(frame.camera.position, frame.camera.look_at, frame.camera.up,
                                    frame.camera.fov_degrees, width, height);
     in.ambient = scene.settings.ambient;
+}
+
+void PrepareFrame(FrameRenderer& renderer, const Scene& scene, const RenderOptions& options, const Backend& backend,
+                  double time_seconds) {
+    renderer.SetMaterials(ToSceneMaterials(scene));
+    renderer.Prepare(ToFrameInput(scene, EvaluateScene(scene, time_seconds), MakeImageSize(options)),
+                     MakeRenderSettings(scene, options, backend));
 }
 
 }  // namespace caustica

@@ -1,25 +1,57 @@
 // From a loaded scene to what the frame renderer uploads: the materials and textures once per
-// scene, the geometry, lights and camera once per frame.
+// scene, the geometry, lights and camera once per frame, and the render settings that the
+// scene's own settings and the user's options give together.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "core/backend.h"
 #include "photon/surface.h"
 #include "renderer/frame_input.h"
-#include "renderer/scene.h"
-#include "renderer/scene_eval.h"
+#include "renderer/frame_renderer.h"
+#include "renderer/scene/scene.h"
+#include "renderer/scene/scene_eval.h"
 
 namespace caustica {
+
+// What the user asks of the rendering commands (view, render, bench frame) on top of the scene's
+// own settings; the command line fills it (cli/render_options.h).
+struct RenderOptions {
+    std::string device = "auto";
+    int seed = 1;
+    int photons = 0;  // 0: the scene's setting (capped on the CPU)
+    int k = 0;        // 0: the scene's setting
+    int width = 0, height = 0;  // 0: the scene camera's resolution
+    double exposure = 1.0;
+    std::string filter = "cone";
+    std::string knn = "exact";
+    int max_samples = 1024;  // the viewer stops accumulating here
+    std::string view = "image";
+};
+
+// Photons per sample on the CPU backend unless --photons asks for more: two CPU cores trace far
+// fewer photons per second than a GPU, and the viewer must stay interactive.
+constexpr int kCpuDefaultPhotons = 100000;
+
+// Checks the values (InputError naming the option) and combines them with the scene's settings.
+RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& options, const Backend& backend);
 
 // Output size: the scene camera's resolution unless overridden (0 keeps the scene's).
 struct ImageSize {
     int width = 0, height = 0;
 };
+ImageSize MakeImageSize(const RenderOptions& options);
 
 SceneMaterials ToSceneMaterials(const Scene& scene);
 FrameInput ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size);
 // The same into an existing input, reusing its arrays' memory (for a per-frame loop).
 void ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, FrameInput* input);
+
+// Readies renderer for the scene at one time with these options: materials, the frame's
+// geometry, lights and camera, the settings. Samples are then added with AddSample().
+void PrepareFrame(FrameRenderer& renderer, const Scene& scene, const RenderOptions& options, const Backend& backend,
+                  double time_seconds);
 
 }  // namespace caustica

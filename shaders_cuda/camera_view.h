@@ -3,7 +3,7 @@
 
 #include "core/hd.h"
 #include "core/vec.h"
-#include "kdtree/ray.h"
+#include "kdtree/triangle/ray.h"
 
 namespace caustica {
 

@@ -1,5 +1,5 @@
 #include "core/parallel_for.h"
-#include "kdtree/knn_for_each.h"
+#include "kdtree/point/knn_for_each.h"
 #include "shaders_cuda/eye_passes.h"
 
 namespace caustica {

@@ -11,8 +11,8 @@
 #include "core/buffer.h"
 #include "core/pixel_order.h"
 #include "core/vec.h"
-#include "kdtree/knn_batch.h"
-#include "kdtree/ray.h"
+#include "kdtree/point/knn_batch.h"
+#include "kdtree/triangle/ray.h"
 
 namespace caustica {
 

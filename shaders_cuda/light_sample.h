@@ -4,7 +4,7 @@
 
 #include "core/hd.h"
 #include "core/vec.h"
-#include "kdtree/ray.h"
+#include "kdtree/triangle/ray.h"
 #include "photon/light.h"
 #include "photon/scene_view.h"
 #include "shaders_cuda/eye_state.h"

@@ -13,10 +13,10 @@
 #include <string>
 
 #include "core/error.h"
-#include "renderer/obj_loader.h"
-#include "renderer/scene_eval.h"
-#include "renderer/scene_loader.h"
-#include "renderer/scene_save.h"
+#include "renderer/scene/obj_loader.h"
+#include "renderer/scene/scene_eval.h"
+#include "renderer/scene/scene_loader.h"
+#include "renderer/scene/scene_save.h"
 
 namespace {
 

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "renderer/frame_renderer.h"
-#include "renderer/render_options.h"
-#include "renderer/scene_eval.h"
-#include "renderer/scene_loader.h"
+#include "renderer/scene/scene_eval.h"
+#include "renderer/scene/scene_loader.h"
+#include "renderer/scene_to_frame.h"
 #include "tests/renderer/render_still.h"
 
 namespace caustica {

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "renderer/frame_renderer.h"
-#include "renderer/render_options.h"
-#include "renderer/scene_loader.h"
+#include "renderer/scene/scene_loader.h"
+#include "renderer/scene_to_frame.h"
 #include "tests/renderer/render_still.h"
 
 namespace caustica {

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "renderer/image.h"
+#include "renderer/output/image.h"
 
 namespace caustica::testing {
 

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "renderer/frame_renderer.h"
-#include "renderer/image.h"
-#include "renderer/render_options.h"
-#include "renderer/scene_loader.h"
+#include "renderer/output/image.h"
+#include "renderer/scene/scene_loader.h"
+#include "renderer/scene_to_frame.h"
 #include "tests/renderer/image_compare.h"
 #include "tests/renderer/render_still.h"
 

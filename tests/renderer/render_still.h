@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "renderer/frame_renderer.h"
-#include "renderer/render_options.h"
+#include "renderer/scene_to_frame.h"
 
 namespace caustica::testing {
 

@@ -1,0 +1,234 @@
+// Internal to the BFS builder (kdtree/triangle/bfs_builder.cpp, bfs_chunk_passes.cpp and
+// bfs_small_split.cpp): the structure-of-arrays work lists as views for host or device code, and
+// the per-item rules that both backends share.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "core/atomic.h"
+#include "core/bits.h"
+#include "core/float_key.h"
+#include "core/hd.h"
+#include "core/vec.h"
+#include "kdtree/triangle/triangle.h"
+#include "kdtree/triangle/triangle_clip.h"
+
+namespace caustica::bfs {
+
+// What a build record is. Records are the tree's nodes as the BFS levels create them (Zhou et al.
+// 2008, Algorithm 1's nodelist); the output stage turns them into the preorder node array.
+enum RecordKind : uint32_t {
+    kSplitX = 0, kSplitY = 1, kSplitZ = 2,  // interior: a split on that axis
+    kMaskLeaf = 3,    // small-stage leaf: left = small root, mask = its triangles
+    kStoreLeaf = 4,   // large-stage leaf: left = first item in the leaf store, right = count
+    kUndecided = 5,   // created, not yet processed by its level
+};
+
+// A triangle with its box clipped to the node that holds it, for each entry of a work list.
+// box[0..2] = lo.xyz, box[3..5] = hi.xyz.
+struct EntriesView {
+    uint32_t* tri;
+    float* box[6];
+
+    CA_HD Aabb Box(uint32_t i) const {
+        return Aabb(Vec3(box[0][i], box[1][i], box[2][i]), Vec3(box[3][i], box[4][i], box[5][i]));
+    }
+    CA_HD void Set(uint32_t i, uint32_t triangle, const Aabb& b) const {
+        tri[i] = triangle;
+        for (int a = 0; a < 3; ++a) {
+            box[a][i] = b.lo[a];
+            box[3 + a][i] = b.hi[a];
+        }
+    }
+};
+
+// A box per item as six float columns (lo x, y, z, hi x, y, z), shared by the node lists. For the
+// active large nodes: the node's cell, after the split pass with empty space cut off.
+struct RegionColumns {
+    float* region[6];
+
+    CA_HD Aabb Region(uint32_t i) const {
+        return Aabb(Vec3(region[0][i], region[1][i], region[2][i]), Vec3(region[3][i], region[4][i], region[5][i]));
+    }
+    CA_HD void SetRegion(uint32_t i, const Aabb& b) const {
+        for (int a = 0; a < 3; ++a) {
+            region[a][i] = b.lo[a];
+            region[3 + a][i] = b.hi[a];
+        }
+    }
+};
+
+// The active nodes of one large-node level.
+struct LargeNodesView : RegionColumns {
+    uint32_t* record;       // the record this node fills
+    uint32_t* begin;        // its first entry in the current list
+    uint32_t* count;        // its entries
+    int32_t* depth;
+    uint32_t* useless_run;  // splits in a row above this node that kept nearly every triangle on both sides
+    uint32_t* key[6];       // the tight box of its entries as order-preserving keys (atomic min/max)
+    uint32_t* chunk_count;  // ceil(count / chunk size)
+    uint32_t* chunk_first;  // exclusive scan of chunk_count
+    uint32_t* count_scan;   // exclusive scan of count; the children's entries start at 2 * count_scan
+    int32_t* split_axis;    // after the split pass: 0..2, or -1 for a leaf
+    float* split_pos;
+};
+
+// The tree as the levels build it, one item per record.
+struct RecordsView {
+    uint32_t* kind;   // RecordKind
+    float* split;
+    uint32_t* left;   // child record (interior), small root (mask leaf), store offset (store leaf)
+    uint32_t* right;  // child record (interior), count (store leaf)
+    uint64_t* mask;   // mask leaf: the small root's triangles in this leaf
+    int32_t* depth;
+    // Empty-space cuts made before the split (Zhou et al. 2008, section 3.1): bits 0-2 the number
+    // k, then per cut 3 bits: axis (2) and which side is empty (1: the upper side). Positions in
+    // cuts[6 * record + i].
+    uint32_t* chain;
+    float* cuts;
+    // Output stage (Zhou et al. 2008, Algorithm 5).
+    uint32_t* size;     // nodes in the subtree
+    uint32_t* items;    // index-list items in the subtree
+    uint32_t* address;  // the subtree's first node
+    uint32_t* offset;   // the subtree's first index-list item
+};
+
+// Small roots (Zhou et al. 2008, section 3.2): each keeps its triangles sorted by index, with their
+// boxes, and the left/right masks of its split candidates.
+struct SmallRootsView {
+    uint32_t* first;  // first entry in the root store
+    uint32_t* count;
+    uint32_t* source;  // while the large-node stage runs: its first entry in the list it came from
+    EntriesView store;
+    uint32_t* entry_root;  // root of each store entry
+    // Candidate c = 6 * entry + 2 * axis + side (side 0: the box's lower face, 1: upper face).
+    uint64_t* cand_left;
+    uint64_t* cand_right;
+};
+
+struct SmallNodesView : RegionColumns {
+    uint32_t* record;
+    uint32_t* root;
+    uint64_t* mask;
+    int32_t* depth;
+    uint32_t* split;  // 1 when the node was split
+    uint32_t* split_scan;
+};
+
+// Sizes the host reads back once per level.
+struct LevelTotals {
+    uint32_t next_nodes;        // large: next active nodes; small: next small nodes
+    uint32_t new_small_roots;
+    uint32_t new_small_entries;
+    uint32_t next_entries;      // entries of the next active nodes
+    uint32_t leaf_store_size;   // items in the large-leaf store (grown by atomic adds)
+    uint32_t large_leaves;      // leaves made by the large-node stage (atomic adds)
+    uint32_t empty_space_cuts;  // cuts of empty space, each with an empty leaf (atomic adds)
+    uint32_t pad;
+    float root_box[6];
+};
+
+// Key identities for min/max reductions of boxes (Chang et al. 2013, section 13.2.2).
+constexpr uint32_t kKeyMinIdentity = 0xffffffffu;  // for the lower corner (min)
+constexpr uint32_t kKeyMaxIdentity = 0u;           // for the upper corner (max)
+
+// Boxes built with comparisons instead of fminf/fmaxf (core's Aabb), whose choice between -0 and
+// +0 differs between host and device; the CPU and GPU builds must agree bit for bit.
+CA_HD inline float MinOf(float a, float b) { return b < a ? b : a; }
+CA_HD inline float MaxOf(float a, float b) { return b > a ? b : a; }
+CA_HD inline Aabb TriangleBox(const Triangle& t) {
+    Aabb b(t.v0, t.v0);
+    for (int a = 0; a < 3; ++a) {
+        b.lo[a] = MinOf(MinOf(t.v0[a], t.v1[a]), t.v2[a]);
+        b.hi[a] = MaxOf(MaxOf(t.v0[a], t.v1[a]), t.v2[a]);
+    }
+    return b;
+}
+CA_HD inline Aabb BoxUnion(const Aabb& x, const Aabb& y) {
+    Aabb b;
+    for (int a = 0; a < 3; ++a) {
+        b.lo[a] = MinOf(x.lo[a], y.lo[a]);
+        b.hi[a] = MaxOf(x.hi[a], y.hi[a]);
+    }
+    return b;
+}
+CA_HD inline Aabb BoxIntersection(const Aabb& x, const Aabb& y) {
+    Aabb b;
+    for (int a = 0; a < 3; ++a) {
+        b.lo[a] = MaxOf(x.lo[a], y.lo[a]);
+        b.hi[a] = MinOf(x.hi[a], y.hi[a]);
+    }
+    return b;
+}
+
+// Which children an item with extent [lo, hi] on the split axis goes to, for a split at p. Items
+// touching the plane from one side stay on that side; items lying in the plane go to both.
+CA_HD inline void ClassifyExtent(float lo, float hi, float p, bool* left, bool* right) {
+    if (lo == p && hi == p) {
+        *left = *right = true;
+        return;
+    }
+    *left = lo < p;
+    *right = hi > p;
+}
+
+// The child cells of a cell split at p on axis.
+CA_HD inline Aabb ChildCell(const Aabb& cell, int axis, float p, int side) {
+    Aabb c = cell;
+    if (side == 0) c.hi[axis] = p;
+    else c.lo[axis] = p;
+    return c;
+}
+
+// The box of an entry in a child: unchanged unless the triangle crosses the plane, then the box of
+// the triangle clipped to the child's cell (falling back to the cut box if rounding empties it).
+CA_HD inline Aabb ChildEntryBox(const Triangle& t, const Aabb& entry, const Aabb& child_cell, int axis) {
+    if (!(entry.lo[axis] < child_cell.lo[axis] || entry.hi[axis] > child_cell.hi[axis])) return entry;
+    const Aabb cut = BoxIntersection(entry, child_cell);
+    const Aabb clipped = BoxIntersection(ClippedTriangleBounds(t, child_cell), cut);
+    return clipped.Empty() ? cut : clipped;
+}
+
+// Everything one large-node level reads and writes.
+struct LargeLevelView {
+    LargeNodesView nodes;
+    uint32_t node_count;
+    uint32_t chunk_size;
+    EntriesView cur;   // the active nodes' entries
+    EntriesView next;  // their children's entries: node i's at 2 * count_scan[i], left then right
+    const Triangle* triangles;
+    RecordsView records;
+    uint32_t* child_count;  // two per node: entries in its left and right child (atomic counters)
+    uint32_t* leaf_store;   // triangle indices of large-stage leaves
+};
+
+// The children an entry goes to: both, one, or (for a node that became a leaf) "left", meaning
+// its copy into the leaf store.
+CA_HD inline void ClassifyEntry(const LargeLevelView& v, uint32_t node, uint32_t local, bool* left, bool* right) {
+    const int axis = v.nodes.split_axis[node];
+    if (axis < 0) {
+        *left = true;
+        *right = false;
+        return;
+    }
+    const uint32_t e = v.nodes.begin[node] + local;
+    ClassifyExtent(v.cur.box[axis][e], v.cur.box[3 + axis][e], v.nodes.split_pos[node], left, right);
+}
+
+// Writes entry 'local' of node into child 'side' at position 'rank' among that child's entries
+// (or into the leaf store for a leaf).
+CA_HD inline void WriteEntry(const LargeLevelView& v, uint32_t node, uint32_t local, int side, uint32_t rank) {
+    const uint32_t e = v.nodes.begin[node] + local;
+    const uint32_t tri = v.cur.tri[e];
+    const int axis = v.nodes.split_axis[node];
+    if (axis < 0) {
+        v.leaf_store[v.records.left[v.nodes.record[node]] + rank] = tri;
+        return;
+    }
+    const uint32_t dst = 2 * v.nodes.count_scan[node] + uint32_t(side) * v.nodes.count[node] + rank;
+    const Aabb cell = ChildCell(v.nodes.Region(node), axis, v.nodes.split_pos[node], side);
+    v.next.Set(dst, tri, ChildEntryBox(v.triangles[tri], v.cur.Box(e), cell, axis));
+}
+
+}  // namespace caustica::bfs

@@ -1,0 +1,862 @@
+// The BFS SAH kd-tree builder: Zhou et al. 2008, Algorithm 1 (initialization, large-node stage,
+// small-node stage, output stage), with the per-chunk atomics and warp scans of Chang et al. 2013.
+//
+// Host code orders the passes and owns the work lists; every per-item pass is a CA_HD functor run
+// by ParallelFor on either backend, except the two passes over chunks of triangles and the
+// small-node split, which use warp intrinsics on the GPU (kdtree/triangle/bfs_chunk_passes.cpp and
+// kdtree/triangle/bfs_small_split.cpp, with CPU twins). Each level reads back one
+// small struct of sizes (LevelTotals); nothing else waits for the GPU.
+#include "kdtree/triangle/bfs_builder.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "core/buffer.h"
+#include "core/error.h"
+#include "core/memory.h"
+#include "core/parallel_for.h"
+#include "core/parallel_for_levels.h"
+#include "core/primitives.h"
+#include "kdtree/triangle/bfs_build_state.h"
+#include "kdtree/triangle/bfs_chunk_passes.h"
+#include "kdtree/triangle/bfs_small_split.h"
+
+namespace caustica {
+namespace bfs {
+namespace {
+
+CA_HD inline uint64_t LowBits(uint32_t n) { return n >= 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1); }
+
+// ---- Initialization ----------------------------------------------------------------------------
+
+struct InitEntries {
+    const Triangle* triangles;
+    EntriesView entries;
+    CA_HD void operator()(int i) const { entries.Set(uint32_t(i), uint32_t(i), TriangleBox(triangles[i])); }
+};
+
+// The root as the only active large node.
+struct InitRoot {
+    LargeNodesView nodes;
+    RecordsView records;
+    LevelTotals* totals;
+    uint32_t count;
+    CA_HD void operator()(int) const {
+        nodes.record[0] = 0;
+        nodes.begin[0] = 0;
+        nodes.count[0] = count;
+        nodes.depth[0] = 0;
+        nodes.useless_run[0] = 0;
+        nodes.SetRegion(0, Aabb(Vec3(0.0f), Vec3(0.0f)));  // replaced by the root's box
+        for (int a = 0; a < 3; ++a) {
+            nodes.key[a][0] = kKeyMinIdentity;
+            nodes.key[3 + a][0] = kKeyMaxIdentity;
+        }
+        records.kind[0] = kUndecided;
+        records.depth[0] = 0;
+        *totals = LevelTotals{};
+    }
+};
+
+// Makes a node with n entries at begin in its list the small node 'root' of the first small level,
+// with its entries to come at first in the root store (CopySmallRootEntries puts them there).
+CA_HD inline void EmitSmallRoot(uint32_t begin, uint32_t n, uint32_t root, uint32_t first, uint32_t record,
+                                int32_t depth, const Aabb& cell, const SmallRootsView& roots,
+                                const SmallNodesView& small) {
+    for (uint32_t j = 0; j < n; ++j) roots.entry_root[first + j] = root;
+    roots.first[root] = first;
+    roots.count[root] = n;
+    roots.source[root] = begin;
+    small.record[root] = record;
+    small.root[root] = root;
+    small.mask[root] = LowBits(n);
+    small.depth[root] = depth;
+    small.SetRegion(root, cell);
+}
+
+// Copies the entries of the small roots that own root-store entries first_entry, ... into the store,
+// sorted by triangle index, so that the masks, the candidate order and the leaves' index order do
+// not depend on the order in which the GPU's atomics laid the entries out. One item per entry: the
+// root's j-th source entry goes to its rank (at most 64 comparisons), where one thread sorting a
+// root's entries kept the GPU waiting on it (docs/benchmarks.md, run 13).
+struct CopySmallRootEntries {
+    EntriesView src;
+    SmallRootsView roots;
+    uint32_t first_entry;
+    CA_HD void operator()(int i) const {
+        const uint32_t root = roots.entry_root[first_entry + uint32_t(i)];
+        const uint32_t first = roots.first[root], n = roots.count[root], begin = roots.source[root];
+        const uint32_t j = first_entry + uint32_t(i) - first;
+        const uint32_t t = src.tri[begin + j];
+        uint32_t rank = 0;
+        for (uint32_t k = 0; k < n; ++k) {
+            const uint32_t other = src.tri[begin + k];
+            rank += other < t || (other == t && k < j);
+        }
+        roots.store.Set(first + rank, t, src.Box(begin + j));
+    }
+};
+
+// A scene of at most T triangles starts in the small-node stage: its root is the only small root.
+struct InitSmallRoot {
+    EntriesView entries;
+    uint32_t count;
+    RecordsView records;
+    SmallRootsView roots;
+    SmallNodesView small;
+    LevelTotals* totals;
+    CA_HD void operator()(int) const {
+        Aabb box;
+        for (uint32_t i = 0; i < count; ++i) box = BoxUnion(box, entries.Box(i));
+        *totals = LevelTotals{};
+        for (int a = 0; a < 3; ++a) {
+            totals->root_box[a] = box.lo[a];
+            totals->root_box[3 + a] = box.hi[a];
+        }
+        records.kind[0] = kUndecided;
+        records.depth[0] = 0;
+        EmitSmallRoot(0, count, 0, 0, 0, 0, box, roots, small);
+    }
+};
+
+// ---- Large-node stage (Zhou et al. 2008, Algorithm 2) ------------------------------------------
+
+struct CountChunks {
+    LargeNodesView nodes;
+    uint32_t chunk_size;
+    CA_HD void operator()(int i) const { nodes.chunk_count[i] = (nodes.count[i] + chunk_size - 1) / chunk_size; }
+};
+
+// Makes large node i a leaf whose triangles the classify pass copies into the leaf store.
+CA_HD inline void MakeStoreLeaf(const LargeLevelView& level, LevelTotals* totals, uint32_t i) {
+    const uint32_t rec = level.nodes.record[i];
+    level.nodes.split_axis[i] = -1;
+    level.records.kind[rec] = kStoreLeaf;
+    level.records.chain[rec] = 0;
+    level.records.left[rec] = AtomicAdd(&totals->leaf_store_size, level.nodes.count[i]);
+    level.records.right[rec] = level.nodes.count[i];
+    AtomicAdd(&totals->large_leaves, 1);
+}
+
+// A split is useless when it keeps nearly every triangle on both sides (more than 90% of them
+// straddle the plane): it doubles the work lists and separates nothing. A few in a row are
+// allowed, since the next median may fall on another axis (long thin triangles); after
+// kMaxUselessRun the node becomes a leaf, so that, say, many identical triangles end in leaves
+// instead of doubling down to the depth bound. With every triangle on both sides it is a leaf at
+// once.
+constexpr uint32_t kMaxUselessRun = 3;
+CA_HD inline bool UselessSplit(uint32_t count, uint32_t left, uint32_t right) {
+    return 10 * (uint64_t(left) + right) > 19 * uint64_t(count);
+}
+
+// Chooses each node's split: empty space cut off while it exceeds Ce of the cell on a side, then
+// the spatial median of the longest axis (Zhou et al. 2008, section 3.1, Fig. 2); or a leaf at the
+// depth bound or for a box without extent.
+struct SplitLargeNodes {
+    LargeLevelView level;
+    LevelTotals* totals;
+    float empty_space_ratio;
+    int max_depth;
+    CA_HD void operator()(int ii) const {
+        const uint32_t i = uint32_t(ii);
+        const LargeNodesView& nodes = level.nodes;
+        const RecordsView& records = level.records;
+        const uint32_t rec = nodes.record[i];
+        const int32_t depth = nodes.depth[i];
+        Aabb tight;
+        for (int a = 0; a < 3; ++a) {
+            tight.lo[a] = KeyFloat(nodes.key[a][i]);
+            tight.hi[a] = KeyFloat(nodes.key[3 + a][i]);
+        }
+        Aabb cell = nodes.Region(i);
+        if (rec == 0) {  // the root's cell is its triangles' box
+            cell = tight;
+            for (int a = 0; a < 3; ++a) {
+                totals->root_box[a] = tight.lo[a];
+                totals->root_box[3 + a] = tight.hi[a];
+            }
+        }
+        level.child_count[2 * i] = 0;
+        level.child_count[2 * i + 1] = 0;
+        records.depth[rec] = depth;
+        records.chain[rec] = 0;
+        if (depth >= max_depth || MaxComponent(tight.Extent()) <= 0.0f) {
+            MakeStoreLeaf(level, totals, i);
+            return;
+        }
+        // Cut chains stop where the median split would pass the depth bound.
+        const int budget = max_depth - 1 - depth;
+        int cuts = 0;
+        uint32_t chain = 0;
+        Aabb cut = cell;
+        for (int a = 0; a < 3; ++a) {
+            const float limit = empty_space_ratio * (cell.hi[a] - cell.lo[a]);
+            if (cuts < budget && tight.lo[a] - cell.lo[a] > limit) {
+                records.cuts[6 * size_t(rec) + cuts] = tight.lo[a];
+                chain |= uint32_t(a) << (3 + 3 * cuts);
+                cut.lo[a] = tight.lo[a];
+                ++cuts;
+            }
+            if (cuts < budget && cell.hi[a] - tight.hi[a] > limit) {
+                records.cuts[6 * size_t(rec) + cuts] = tight.hi[a];
+                chain |= (uint32_t(a) | 4u) << (3 + 3 * cuts);
+                cut.hi[a] = tight.hi[a];
+                ++cuts;
+            }
+        }
+        const int axis = cut.LongestAxis();
+        const float split = 0.5f * (cut.lo[axis] + cut.hi[axis]);
+        records.kind[rec] = uint32_t(axis);
+        records.split[rec] = split;
+        records.chain[rec] = chain | uint32_t(cuts);
+        nodes.SetRegion(i, cut);
+        nodes.split_axis[i] = axis;
+        nodes.split_pos[i] = split;
+    }
+};
+
+// After the count pass: turns nodes whose split would be useless once too often into leaves,
+// counts the cuts that stay, and clears the counters for the classify pass.
+struct JudgeSplits {
+    LargeLevelView level;
+    LevelTotals* totals;
+    CA_HD void operator()(int ii) const {
+        const uint32_t i = uint32_t(ii);
+        const uint32_t left = level.child_count[2 * i], right = level.child_count[2 * i + 1];
+        level.child_count[2 * i] = 0;
+        level.child_count[2 * i + 1] = 0;
+        if (level.nodes.split_axis[i] < 0) return;
+        const uint32_t count = level.nodes.count[i];
+        if (UselessSplit(count, left, right) &&
+            (level.nodes.useless_run[i] >= kMaxUselessRun || (left == count && right == count))) {
+            MakeStoreLeaf(level, totals, i);
+            return;
+        }
+        const uint32_t cuts = level.records.chain[level.nodes.record[i]] & 7u;
+        if (cuts > 0) AtomicAdd(&totals->empty_space_cuts, cuts);
+    }
+};
+
+enum SlotKind : uint32_t { kDead = 0, kActive = 1, kSmall = 2 };
+
+// What each child (two slots per node) becomes: a next active node, a small root, or nothing
+// (the children of leaves).
+CA_HD inline SlotKind ClassifySlot(const LargeLevelView& v, uint32_t s, uint32_t small_threshold) {
+    if (v.nodes.split_axis[s >> 1] < 0) return kDead;
+    return v.child_count[s] <= small_threshold ? kSmall : kActive;
+}
+
+struct FlagSlots {
+    LargeLevelView level;
+    uint32_t small_threshold;
+    uint32_t *active, *small, *active_count, *small_count;
+    CA_HD void operator()(int ss) const {
+        const uint32_t s = uint32_t(ss);
+        const SlotKind kind = ClassifySlot(level, s, small_threshold);
+        const uint32_t n = level.child_count[s];
+        active[s] = kind == kActive;
+        small[s] = kind == kSmall;
+        active_count[s] = kind == kActive ? n : 0;
+        small_count[s] = kind == kSmall ? n : 0;
+    }
+};
+
+// Writes the children: next active nodes and small roots (whose records follow the active ones).
+struct EmitLargeChildren {
+    LargeLevelView level;
+    LargeNodesView next_nodes;
+    SmallRootsView roots;
+    SmallNodesView small;
+    uint32_t small_threshold;
+    uint32_t slot_count;
+    const uint32_t *active, *active_scan, *small_scan, *small_count_scan;
+    uint32_t record_base, root_base, root_entry_base;
+    CA_HD void operator()(int ss) const {
+        const uint32_t s = uint32_t(ss);
+        const SlotKind kind = ClassifySlot(level, s, small_threshold);
+        if (kind == kDead) return;
+        const LargeNodesView& nodes = level.nodes;
+        const RecordsView& records = level.records;
+        const uint32_t i = s >> 1;
+        const int side = int(s & 1);
+        const uint32_t parent = nodes.record[i];
+        const int32_t depth = nodes.depth[i] + int32_t(records.chain[parent] & 7u) + 1;
+        const Aabb cell = ChildCell(nodes.Region(i), nodes.split_axis[i], nodes.split_pos[i], side);
+        const uint32_t begin = 2 * nodes.count_scan[i] + uint32_t(side) * nodes.count[i];
+        const uint32_t n = level.child_count[s];
+        const uint32_t active_total = active_scan[slot_count - 1] + active[slot_count - 1];
+        uint32_t rec;
+        if (kind == kActive) {
+            const uint32_t j = active_scan[s];
+            rec = record_base + j;
+            next_nodes.begin[j] = begin;
+            next_nodes.count[j] = n;
+            next_nodes.SetRegion(j, cell);
+            for (int a = 0; a < 3; ++a) {
+                next_nodes.key[a][j] = kKeyMinIdentity;
+                next_nodes.key[3 + a][j] = kKeyMaxIdentity;
+            }
+            next_nodes.record[j] = rec;
+            next_nodes.depth[j] = depth;
+            const bool useless = UselessSplit(nodes.count[i], level.child_count[2 * i], level.child_count[2 * i + 1]);
+            next_nodes.useless_run[j] = useless ? nodes.useless_run[i] + 1 : 0;
+        } else {
+            const uint32_t j = small_scan[s];
+            rec = record_base + active_total + j;
+            EmitSmallRoot(begin, n, root_base + j, root_entry_base + small_count_scan[s], rec, depth, cell, roots,
+                          small);
+        }
+        records.kind[rec] = kUndecided;  // until its level decides
+        records.depth[rec] = depth;
+        (side == 0 ? records.left : records.right)[parent] = rec;
+    }
+};
+
+struct LargeLevelTotals {
+    LevelTotals* totals;
+    uint32_t last;
+    const uint32_t *active, *active_scan, *small, *small_scan, *active_count, *active_count_scan, *small_count,
+        *small_count_scan;
+    CA_HD void operator()(int) const {
+        totals->next_nodes = active_scan[last] + active[last];
+        totals->new_small_roots = small_scan[last] + small[last];
+        totals->new_small_entries = small_count_scan[last] + small_count[last];
+        totals->next_entries = active_count_scan[last] + active_count[last];
+    }
+};
+
+// ---- Small-node stage (Zhou et al. 2008, Algorithm 4; Chang et al. 2013, section 13.3) ---------
+
+// PreprocessSmallNodes: the candidates are the faces of the small root's triangles' boxes, each
+// with the masks of the root's triangles on its left and right, computed once.
+struct PreprocessSmallNodes {
+    SmallRootsView roots;
+    CA_HD void operator()(int cc) const {
+        const uint32_t c = uint32_t(cc);
+        const uint32_t e = c / 6, axis = (c % 6) / 2, upper = c & 1;
+        const float p = roots.store.box[3 * upper + axis][e];
+        const uint32_t root = roots.entry_root[e];
+        const uint32_t first = roots.first[root], n = roots.count[root];
+        uint64_t left_mask = 0, right_mask = 0;
+        for (uint32_t j = 0; j < n; ++j) {
+            bool left, right;
+            ClassifyExtent(roots.store.box[axis][first + j], roots.store.box[3 + axis][first + j], p, &left, &right);
+            left_mask |= uint64_t(left) << j;
+            right_mask |= uint64_t(right) << j;
+        }
+        roots.cand_left[c] = left_mask;
+        roots.cand_right[c] = right_mask;
+    }
+};
+
+struct EmitSmallChildren {
+    SmallNodesView nodes, next;
+    SmallRootsView roots;
+    RecordsView records;
+    const uint32_t* best_candidate;
+    uint32_t record_base;
+    CA_HD void operator()(int ii) const {
+        const uint32_t i = uint32_t(ii);
+        if (!nodes.split[i]) return;
+        const uint32_t parent = nodes.record[i];
+        const uint32_t c = best_candidate[i];
+        const int axis = int(records.kind[parent]);
+        const float p = records.split[parent];
+        for (int side = 0; side < 2; ++side) {
+            const uint32_t j = 2 * nodes.split_scan[i] + uint32_t(side);
+            const uint32_t rec = record_base + j;
+            next.record[j] = rec;
+            next.root[j] = nodes.root[i];
+            next.mask[j] = nodes.mask[i] & (side == 0 ? roots.cand_left[c] : roots.cand_right[c]);
+            next.depth[j] = nodes.depth[i] + 1;
+            next.SetRegion(j, ChildCell(nodes.Region(i), axis, p, side));
+            records.kind[rec] = kUndecided;
+            records.depth[rec] = nodes.depth[i] + 1;
+            (side == 0 ? records.left : records.right)[parent] = rec;
+        }
+    }
+};
+
+struct SmallLevelTotals {
+    LevelTotals* totals;
+    const uint32_t *split, *split_scan;
+    uint32_t last;
+    CA_HD void operator()(int) const { totals->next_nodes = 2 * (split_scan[last] + split[last]); }
+};
+
+// ---- Output stage (Zhou et al. 2008, Algorithm 5) ----------------------------------------------
+
+// UpPass: subtree sizes in nodes and index-list items, children before parents.
+struct UpPass {
+    RecordsView records;
+    CA_HD void operator()(int i) const {
+        const uint32_t r = uint32_t(i);
+        const uint32_t kind = records.kind[r];
+        if (kind <= kSplitZ) {
+            const uint32_t cuts = records.chain[r] & 7u;
+            const uint32_t l = records.left[r], rr = records.right[r];
+            records.size[r] = 2 * cuts + 1 + records.size[l] + records.size[rr];
+            records.items[r] = records.items[l] + records.items[rr];
+        } else {
+            records.size[r] = 1;
+            records.items[r] = kind == kMaskLeaf ? uint32_t(PopCount(records.mask[r]))
+                                                 : (kind == kStoreLeaf ? records.right[r] : 0u);
+        }
+    }
+};
+
+struct SetRootAddress {
+    RecordsView records;
+    CA_HD void operator()(int) const {
+        records.address[0] = 0;
+        records.offset[0] = 0;
+    }
+};
+
+// DownPass: each record writes its nodes (cut chain, split, or leaf and its indices) at its address
+// and gives its children theirs, parents before children.
+struct DownPass {
+    RecordsView records;
+    SmallRootsView roots;
+    const uint32_t* leaf_store;
+    KdNode* out_nodes;
+    uint32_t* out_indices;
+    CA_HD void operator()(int i) const {
+        const uint32_t r = uint32_t(i);
+        const uint32_t kind = records.kind[r];
+        uint32_t a = records.address[r];
+        const uint32_t offset = records.offset[r];
+        if (kind == kMaskLeaf) {
+            const uint64_t mask = records.mask[r];
+            const uint32_t first = roots.first[records.left[r]];
+            uint32_t n = 0;
+            for (uint32_t j = 0; j < 64; ++j)
+                if ((mask >> j) & 1u) out_indices[offset + n++] = roots.store.tri[first + j];
+            out_nodes[a] = KdNode::Leaf(offset, n);
+            return;
+        }
+        if (kind == kStoreLeaf) {
+            const uint32_t first = records.left[r], n = records.right[r];
+            for (uint32_t j = 0; j < n; ++j) out_indices[offset + j] = leaf_store[first + j];
+            out_nodes[a] = KdNode::Leaf(offset, n);
+            return;
+        }
+        const uint32_t chain = records.chain[r];
+        const uint32_t cuts = chain & 7u;
+        uint32_t rest = records.size[r];  // nodes from the current chain node on
+        for (uint32_t c = 0; c < cuts; ++c) {
+            const uint32_t bits = chain >> (3 + 3 * c);
+            const int axis = int(bits & 3u);
+            const float pos = records.cuts[6 * size_t(r) + c];
+            if (bits & 4u) {  // the upper side is empty: the rest is the left child
+                out_nodes[a] = KdNode::Interior(axis, pos, a + 1 + (rest - 2));
+                out_nodes[a + 1 + (rest - 2)] = KdNode::Leaf(offset, 0);
+                a += 1;
+            } else {
+                out_nodes[a] = KdNode::Interior(axis, pos, a + 2);
+                out_nodes[a + 1] = KdNode::Leaf(offset, 0);
+                a += 2;
+            }
+            rest -= 2;
+        }
+        const uint32_t l = records.left[r], rr = records.right[r];
+        out_nodes[a] = KdNode::Interior(int(kind), records.split[r], a + 1 + records.size[l]);
+        records.address[l] = a + 1;
+        records.address[rr] = a + 1 + records.size[l];
+        records.offset[l] = offset;
+        records.offset[rr] = offset + records.items[l];
+    }
+};
+
+// ---- Work-list storage -------------------------------------------------------------------------
+
+template <class T>
+void Grow(Buffer<T>& b, size_t n, bool keep) {
+    if (b.size() < n) b.Resize(n, keep);
+}
+
+struct EntryBuffers {
+    Buffer<uint32_t> tri;
+    Buffer<float> box[6];
+    explicit EntryBuffers(MemorySpace s) : tri(s), box{Buffer<float>(s), Buffer<float>(s), Buffer<float>(s),
+                                                       Buffer<float>(s), Buffer<float>(s), Buffer<float>(s)} {}
+    void Reserve(size_t n, bool keep) {
+        Grow(tri, n, keep);
+        for (auto& b : box) Grow(b, n, keep);
+    }
+    EntriesView View() {
+        EntriesView v;
+        v.tri = tri.data();
+        for (int a = 0; a < 6; ++a) v.box[a] = box[a].data();
+        return v;
+    }
+};
+
+template <class T>
+std::vector<Buffer<T>> MakeBuffers(MemorySpace s, int n) {
+    std::vector<Buffer<T>> v;
+    for (int i = 0; i < n; ++i) v.emplace_back(s);
+    return v;
+}
+
+struct LargeNodeBuffers {
+    std::vector<Buffer<uint32_t>> u;  // record, begin, count, useless_run, chunk_count, chunk_first, count_scan, key[6]
+    std::vector<Buffer<int32_t>> s;   // depth, split_axis
+    std::vector<Buffer<float>> f;     // region[6], split_pos
+    explicit LargeNodeBuffers(MemorySpace sp) : u(MakeBuffers<uint32_t>(sp, 13)), s(MakeBuffers<int32_t>(sp, 2)),
+                                                f(MakeBuffers<float>(sp, 7)) {}
+    void Reserve(size_t n) {
+        for (auto& b : u) Grow(b, n, false);
+        for (auto& b : s) Grow(b, n, false);
+        for (auto& b : f) Grow(b, n, false);
+    }
+    LargeNodesView View() {
+        LargeNodesView v;
+        v.record = u[0].data();
+        v.begin = u[1].data();
+        v.count = u[2].data();
+        v.useless_run = u[3].data();
+        v.chunk_count = u[4].data();
+        v.chunk_first = u[5].data();
+        v.count_scan = u[6].data();
+        for (int a = 0; a < 6; ++a) v.key[a] = u[7 + a].data();
+        v.depth = s[0].data();
+        v.split_axis = s[1].data();
+        for (int a = 0; a < 6; ++a) v.region[a] = f[a].data();
+        v.split_pos = f[6].data();
+        return v;
+    }
+};
+
+struct SmallNodeBuffers {
+    std::vector<Buffer<uint32_t>> u;  // record, root, split, split_scan
+    Buffer<uint64_t> mask;
+    Buffer<int32_t> depth;
+    std::vector<Buffer<float>> region;
+    explicit SmallNodeBuffers(MemorySpace sp)
+        : u(MakeBuffers<uint32_t>(sp, 4)), mask(sp), depth(sp), region(MakeBuffers<float>(sp, 6)) {}
+    void Reserve(size_t n, bool keep) {
+        for (auto& b : u) Grow(b, n, keep);
+        Grow(mask, n, keep);
+        Grow(depth, n, keep);
+        for (auto& b : region) Grow(b, n, keep);
+    }
+    SmallNodesView View() {
+        SmallNodesView v;
+        v.record = u[0].data();
+        v.root = u[1].data();
+        v.split = u[2].data();
+        v.split_scan = u[3].data();
+        v.mask = mask.data();
+        v.depth = depth.data();
+        for (int a = 0; a < 6; ++a) v.region[a] = region[a].data();
+        return v;
+    }
+};
+
+struct RecordBuffers {
+    std::vector<Buffer<uint32_t>> u;  // kind, left, right, chain, size, items, address, offset
+    Buffer<float> split, cuts;
+    Buffer<uint64_t> mask;
+    Buffer<int32_t> depth;
+    explicit RecordBuffers(MemorySpace sp) : u(MakeBuffers<uint32_t>(sp, 8)), split(sp), cuts(sp), mask(sp), depth(sp) {}
+    // Only large-stage records have cut chains: small-stage levels pass with_cuts = false.
+    void Reserve(size_t n, bool with_cuts) {
+        for (auto& b : u) Grow(b, n, true);
+        Grow(split, n, true);
+        if (with_cuts) Grow(cuts, 6 * n, true);
+        Grow(mask, n, true);
+        Grow(depth, n, true);
+    }
+    RecordsView View() {
+        RecordsView v;
+        v.kind = u[0].data();
+        v.left = u[1].data();
+        v.right = u[2].data();
+        v.chain = u[3].data();
+        v.size = u[4].data();
+        v.items = u[5].data();
+        v.address = u[6].data();
+        v.offset = u[7].data();
+        v.split = split.data();
+        v.cuts = cuts.data();
+        v.mask = mask.data();
+        v.depth = depth.data();
+        return v;
+    }
+};
+
+struct SmallRootBuffers {
+    Buffer<uint32_t> first, count, source, entry_root;
+    EntryBuffers store;
+    Buffer<uint64_t> cand_left, cand_right;
+    explicit SmallRootBuffers(MemorySpace sp)
+        : first(sp), count(sp), source(sp), entry_root(sp), store(sp), cand_left(sp), cand_right(sp) {}
+    SmallRootsView View() {
+        SmallRootsView v;
+        v.first = first.data();
+        v.count = count.data();
+        v.source = source.data();
+        v.store = store.View();
+        v.entry_root = entry_root.data();
+        v.cand_left = cand_left.data();
+        v.cand_right = cand_right.data();
+        return v;
+    }
+};
+
+}  // namespace
+}  // namespace bfs
+
+using namespace bfs;
+
+struct BfsSahBuilder::Impl {
+    const Backend& backend;
+    SahParams params;
+    BfsBuildStats stats;
+    MemorySpace space;
+    EntryBuffers entries[2];
+    LargeNodeBuffers large[2];
+    SmallNodeBuffers small[2];
+    RecordBuffers records;
+    SmallRootBuffers roots;
+    Buffer<uint32_t> child_count, leaf_store, best_candidate;
+    std::vector<Buffer<uint32_t>> slots;  // active, small, active_count, small_count and their scans
+    Buffer<LevelTotals> totals;
+    std::vector<uint32_t> level_bounds;  // level l's records: [level_bounds[l], level_bounds[l + 1])
+
+    Impl(const Backend& b, const SahParams& p)
+        : backend(b),
+          params(p),
+          space(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host),
+          entries{EntryBuffers(space), EntryBuffers(space)},
+          large{LargeNodeBuffers(space), LargeNodeBuffers(space)},
+          small{SmallNodeBuffers(space), SmallNodeBuffers(space)},
+          records(space),
+          roots(space),
+          child_count(space),
+          leaf_store(space),
+          best_candidate(space),
+          slots(MakeBuffers<uint32_t>(space, 8)),
+          totals(space) {
+        totals.Resize(1);
+        level_bounds.reserve(2 * size_t(p.max_depth) + 5);  // an entry per level of either stage
+    }
+
+    LevelTotals ReadTotals() const {
+        LevelTotals t;
+        CopyBytes(&t, MemorySpace::Host, totals.data(), space, sizeof(t));
+        return t;
+    }
+
+    template <class T>
+    Span<T> First(Buffer<T>& b, size_t n) {
+        return Span<T>(b.data(), n);
+    }
+
+    void Build(Span<const Triangle> triangles, SahTree& out);
+    // Returns the small roots and their store entries.
+    void LargeStage(const Triangle* triangles, uint32_t n, uint32_t* record_count, uint32_t* root_count,
+                    uint32_t* root_entries);
+    void SmallStage(uint32_t root_count, uint32_t root_entries, uint32_t* record_count);
+    void Output(uint32_t record_count, SahTree& out);
+};
+
+void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint32_t* record_count,
+                                     uint32_t* root_count, uint32_t* root_entries) {
+    const uint32_t chunk = uint32_t(params.chunk_size);
+    const uint32_t threshold = uint32_t(params.small_node_threshold);
+    uint32_t active = 1, entry_count = n, rec_count = 1, s_roots = 0, s_entries = 0;
+    int cur = 0;
+    records.Reserve(1, true);
+    large[cur].Reserve(1);
+    entries[cur].Reserve(n, false);
+    ParallelFor(backend, "kdtree init entries", n, InitEntries{triangles, entries[cur].View()});
+    ParallelFor(backend, "kdtree init root", 1, InitRoot{large[cur].View(), records.View(), totals.data(), n});
+    level_bounds.assign({0u, 1u});
+    uint32_t leaf_store_size = 0;
+    while (active > 0) {
+        const int nxt = 1 - cur;
+        const uint32_t slot_count = 2 * active;
+        stats.large_levels++;
+        stats.large_nodes += active;
+        stats.peak_active_nodes = std::max<uint64_t>(stats.peak_active_nodes, active);
+        stats.peak_entries = std::max<uint64_t>(stats.peak_entries, entry_count);
+        // Room for this level's outputs, all bounded by twice its inputs.
+        entries[nxt].Reserve(2 * size_t(entry_count), false);
+        large[nxt].Reserve(slot_count);
+        Grow(child_count, slot_count, false);
+        for (auto& b : slots) Grow(b, slot_count, false);
+        Grow(leaf_store, size_t(leaf_store_size) + entry_count, true);
+        records.Reserve(size_t(rec_count) + slot_count, true);
+        small[0].Reserve(size_t(s_roots) + slot_count, true);
+        Grow(roots.first, size_t(s_roots) + slot_count, true);
+        Grow(roots.count, size_t(s_roots) + slot_count, true);
+        Grow(roots.source, size_t(s_roots) + slot_count, true);
+        roots.store.Reserve(size_t(s_entries) + 2 * size_t(entry_count), true);
+        Grow(roots.entry_root, size_t(s_entries) + 2 * size_t(entry_count), true);
+
+        LargeNodesView nodes = large[cur].View();
+        ParallelFor(backend, "kdtree count chunks", active, CountChunks{nodes, chunk});
+        ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.count, active), Span<uint32_t>(nodes.count_scan, active));
+        ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.chunk_count, active),
+                                Span<uint32_t>(nodes.chunk_first, active));
+        LargeLevelView level{nodes, active, chunk, entries[cur].View(), entries[nxt].View(), triangles,
+                             records.View(), child_count.data(), leaf_store.data()};
+        const uint32_t chunk_bound = entry_count / chunk + active;
+        ChunkBounds(backend, level, chunk_bound);
+        ParallelFor(backend, "kdtree split large nodes", active,
+                    SplitLargeNodes{level, totals.data(), params.empty_space_ratio, params.max_depth});
+        ChunkCount(backend, level, chunk_bound);
+        ParallelFor(backend, "kdtree judge splits", active, JudgeSplits{level, totals.data()});
+        ChunkClassify(backend, level, chunk_bound);
+
+        uint32_t* u[8];
+        for (int k = 0; k < 8; ++k) u[k] = slots[k].data();
+        ParallelFor(backend, "kdtree flag children", slot_count, FlagSlots{level, threshold, u[0], u[1], u[2], u[3]});
+        for (int k = 0; k < 4; ++k)
+            ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(u[k], slot_count), Span<uint32_t>(u[4 + k], slot_count));
+        ParallelFor(backend, "kdtree emit children", slot_count,
+                    EmitLargeChildren{level, large[nxt].View(), roots.View(), small[0].View(), threshold, slot_count, u[0],
+                                      u[4], u[5], u[7], rec_count, s_roots, s_entries});
+        ParallelFor(backend, "kdtree level totals", 1,
+                    LargeLevelTotals{totals.data(), slot_count - 1, u[0], u[4], u[1], u[5], u[2], u[6], u[3], u[7]});
+        const LevelTotals t = ReadTotals();
+        ParallelFor(backend, "kdtree copy small-root entries", t.new_small_entries,
+                    CopySmallRootEntries{entries[nxt].View(), roots.View(), s_entries});
+        const uint32_t created = t.next_nodes + t.new_small_roots;
+        rec_count += created;
+        level_bounds.push_back(rec_count);
+        s_roots += t.new_small_roots;
+        s_entries += t.new_small_entries;
+        leaf_store_size = t.leaf_store_size;
+        active = t.next_nodes;
+        entry_count = t.next_entries;
+        cur = nxt;
+    }
+    const LevelTotals t = ReadTotals();
+    stats.large_leaf_items = leaf_store_size;
+    stats.large_leaves = t.large_leaves;
+    stats.empty_space_cuts = t.empty_space_cuts;
+    *record_count = rec_count;
+    *root_count = s_roots;
+    *root_entries = s_entries;
+}
+
+void BfsSahBuilder::Impl::SmallStage(uint32_t root_count, uint32_t root_entries, uint32_t* record_count) {
+    stats.small_roots = root_count;
+    if (root_count == 0) return;
+    Grow(roots.cand_left, 6 * size_t(root_entries), false);
+    Grow(roots.cand_right, 6 * size_t(root_entries), false);
+    ParallelFor(backend, "kdtree preprocess small nodes", 6 * size_t(root_entries), PreprocessSmallNodes{roots.View()});
+    uint32_t active = root_count, rec_count = *record_count;
+    int cur = 0;
+    while (active > 0) {
+        const int nxt = 1 - cur;
+        stats.small_levels++;
+        stats.small_nodes += active;
+        stats.peak_active_nodes = std::max<uint64_t>(stats.peak_active_nodes, active);
+        small[nxt].Reserve(2 * size_t(active), false);
+        Grow(best_candidate, active, false);
+        records.Reserve(size_t(rec_count) + 2 * size_t(active), false);
+        SmallNodesView nodes = small[cur].View();
+        SplitSmallNodes(backend, SmallSplitPass{nodes, roots.View(), records.View(), best_candidate.data(),
+                                                params.cost_traversal, params.cost_intersection, params.max_depth},
+                        active);
+        ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.split, active), Span<uint32_t>(nodes.split_scan, active));
+        ParallelFor(backend, "kdtree emit small children", active,
+                    EmitSmallChildren{nodes, small[nxt].View(), roots.View(), records.View(), best_candidate.data(), rec_count});
+        ParallelFor(backend, "kdtree small level totals", 1,
+                    SmallLevelTotals{totals.data(), nodes.split, nodes.split_scan, active - 1});
+        const uint32_t next = ReadTotals().next_nodes;
+        rec_count += next;
+        if (next > 0) level_bounds.push_back(rec_count);
+        active = next;
+        cur = nxt;
+    }
+    *record_count = rec_count;
+}
+
+void BfsSahBuilder::Impl::Output(uint32_t record_count, SahTree& out) {
+    RecordsView rv = records.View();
+    ParallelForLevels(backend, "kdtree up pass", level_bounds, LevelOrder::Up, UpPass{rv});
+    uint32_t size_and_items[2];
+    CopyBytes(&size_and_items[0], MemorySpace::Host, rv.size, space, sizeof(uint32_t));
+    CopyBytes(&size_and_items[1], MemorySpace::Host, rv.items, space, sizeof(uint32_t));
+    out.nodes.Resize(size_and_items[0], false);
+    out.indices.Resize(size_and_items[1], false);
+    ParallelFor(backend, "kdtree root address", 1, SetRootAddress{rv});
+    ParallelForLevels(backend, "kdtree down pass", level_bounds, LevelOrder::Down,
+                      DownPass{rv, roots.View(), leaf_store.data(), out.nodes.data(), out.indices.data()});
+    out.max_depth = Reduce<int32_t>(backend, Span<const int32_t>(rv.depth, record_count), ReduceOp::Max);
+    stats.records = record_count;
+    stats.nodes = size_and_items[0];
+    stats.leaves = (size_and_items[0] + 1) / 2;
+    stats.index_count = size_and_items[1];
+    stats.max_depth = out.max_depth;
+}
+
+void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
+    CA_CHECK_MSG(out.nodes.space() == space && out.indices.space() == space,
+                 "the output tree must be in the builder's backend memory");
+    CA_CHECK_MSG(triangles.size() < (size_t(1) << 30), triangles.size(), " triangles (at most 2^30)");
+    stats = BfsBuildStats{};
+    level_bounds.clear();
+    const uint32_t n = uint32_t(triangles.size());
+    if (n == 0) {
+        const KdNode leaf = KdNode::Leaf(0, 0);
+        out.nodes.Upload(Span<const KdNode>(&leaf, 1));
+        out.indices.Resize(0);
+        out.bounds = Aabb();
+        out.max_depth = 0;
+        stats.records = stats.nodes = stats.leaves = 1;
+        return;
+    }
+    uint32_t record_count = 1, root_count = 0, root_entries = 0;
+    if (n <= uint32_t(params.small_node_threshold)) {
+        // Too few triangles for the large-node stage: the root is the only small root.
+        records.Reserve(1, true);
+        entries[0].Reserve(n, false);
+        small[0].Reserve(1, false);
+        Grow(roots.first, 1, false);
+        Grow(roots.count, 1, false);
+        Grow(roots.source, 1, false);
+        roots.store.Reserve(n, false);
+        Grow(roots.entry_root, n, false);
+        ParallelFor(backend, "kdtree init entries", n, InitEntries{triangles.data(), entries[0].View()});
+        ParallelFor(backend, "kdtree init small root", 1,
+                    InitSmallRoot{entries[0].View(), n, records.View(), roots.View(), small[0].View(), totals.data()});
+        ParallelFor(backend, "kdtree copy small-root entries", n, CopySmallRootEntries{entries[0].View(), roots.View(), 0});
+        level_bounds.assign({0u, 1u});
+        root_count = 1;
+        root_entries = n;
+    } else {
+        LargeStage(triangles.data(), n, &record_count, &root_count, &root_entries);
+    }
+    const LevelTotals t = ReadTotals();
+    out.bounds = Aabb(Vec3(t.root_box[0], t.root_box[1], t.root_box[2]), Vec3(t.root_box[3], t.root_box[4], t.root_box[5]));
+    SmallStage(root_count, root_entries, &record_count);
+    Output(record_count, out);
+}
+
+BfsSahBuilder::BfsSahBuilder(const Backend& backend, SahParams params) {
+    CA_CHECK_MSG(params.small_node_threshold >= 1 && params.small_node_threshold <= 64,
+                 "small_node_threshold must be in [1, 64], not ", params.small_node_threshold);
+    CA_CHECK_MSG(params.chunk_size >= 32 && params.chunk_size <= 1024 && params.chunk_size % 32 == 0,
+                 "chunk_size must be a multiple of 32 in [32, 1024], not ", params.chunk_size);
+    CA_CHECK_MSG(params.max_depth >= 0 && params.max_depth <= 255, "max_depth must be in [0, 255], not ",
+                 params.max_depth);
+    CA_CHECK_MSG(params.empty_space_ratio >= 0.0f && params.empty_space_ratio < 1.0f,
+                 "empty_space_ratio must be in [0, 1), not ", params.empty_space_ratio);
+    impl_ = std::make_unique<Impl>(backend, params);
+}
+
+BfsSahBuilder::~BfsSahBuilder() = default;
+
+void BfsSahBuilder::Build(Span<const Triangle> triangles, SahTree& out) { impl_->Build(triangles, out); }
+
+const SahParams& BfsSahBuilder::params() const { return impl_->params; }
+
+const BfsBuildStats& BfsSahBuilder::stats() const { return impl_->stats; }
+
+}  // namespace caustica

@@ -1,0 +1,72 @@
+// The triangle kd-tree builder of Zhou et al. 2008 (large-node stage, small-node stage, preorder
+// output) with the faster kernels of Chang, Seo and Ihm 2013, on either backend.
+//
+// Rules the papers leave open, as this builder settles them:
+// - A triangle (its box clipped to the node) goes left when it starts below the plane, right when
+//   it ends above it; one lying in the plane goes to both sides. A triangle touching the plane
+//   from one side stays on that side.
+// - Large nodes: empty space is cut off on every side where it exceeds Ce of the node's cell (one
+//   chain of cuts per level, Zhou section 3.1), then the cell is split at the median of its longest
+//   axis. The children are counted before any entry moves, so that a node becomes a leaf at the
+//   depth bound, when its triangles' box has no extent, when the split would put every triangle on
+//   both sides (a million identical triangles end in one leaf instead of doubling down to the depth
+//   bound), or after three splits in a row that kept over 90% of the triangles on both sides.
+// - Small nodes: split where the exact SAH, Ct + Ci (AL CL + AR CR) / A, beats the leaf cost
+//   Ci C; ties go to the lowest axis, then the lowest position.
+// - The CPU and GPU give the same node array, bounds and depth. Leaves hold the same triangles;
+//   small-stage leaves list them in increasing index on both; large-stage leaves (depth bound and
+//   the cases above) may list them in another order on the GPU, whose chunk atomics order them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "core/backend.h"
+#include "core/span.h"
+#include "kdtree/triangle/sah_params.h"
+#include "kdtree/triangle/sah_tree.h"
+#include "kdtree/triangle/triangle.h"
+
+namespace caustica {
+
+// What the last build did, for benchmarks and tests.
+struct BfsBuildStats {
+    int large_levels = 0;            // iterations of the large-node stage
+    int small_levels = 0;            // iterations of the small-node stage
+    uint64_t large_nodes = 0;        // active nodes processed by the large-node stage, all levels
+    uint64_t small_nodes = 0;        // nodes processed by the small-node stage, all levels
+    uint32_t small_roots = 0;        // nodes that entered the small-node stage from the large one
+    uint32_t large_leaves = 0;       // leaves made by the large-node stage (depth bound, no
+                                     // extent, or a split that put every triangle on both sides)
+    uint32_t large_leaf_items = 0;   // their items
+    uint32_t empty_space_cuts = 0;   // empty space cut off large nodes (each adds an empty leaf)
+    uint64_t peak_active_nodes = 0;  // the most active nodes in one level (large or small)
+    uint64_t peak_entries = 0;       // the longest large-stage work list (triangle references)
+    uint32_t records = 0;            // nodes as built (cut chains count once), before the output stage
+    uint32_t nodes = 0;              // nodes of the final tree
+    uint32_t leaves = 0;
+    uint32_t index_count = 0;        // items of the final index list
+    int max_depth = 0;
+};
+
+class BfsSahBuilder {
+public:
+    explicit BfsSahBuilder(const Backend& backend, SahParams params = {});
+    ~BfsSahBuilder();
+    BfsSahBuilder(const BfsSahBuilder&) = delete;
+    BfsSahBuilder& operator=(const BfsSahBuilder&) = delete;
+
+    // Builds a tree over triangles in the backend's memory into out (whose buffers must be in the
+    // same memory). The builder's work lists are kept and reused, so rebuilding every frame
+    // allocates nothing once the sizes have been seen.
+    void Build(Span<const Triangle> triangles, SahTree& out);
+
+    const SahParams& params() const;
+    const BfsBuildStats& stats() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace caustica

@@ -1,0 +1,267 @@
+#include "kdtree/triangle/bfs_chunk_passes.h"
+
+#include <algorithm>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "core/error.h"
+
+#if defined(__CUDACC__)
+#include "core/launch.h"
+#include "core/parallel_for.h"
+#endif
+
+namespace caustica::bfs {
+namespace {
+
+uint32_t ChunkTotal(const LargeLevelView& v) {
+    const uint32_t last = v.node_count - 1;
+    return v.nodes.chunk_first[last] + v.nodes.chunk_count[last];
+}
+
+// The node of each chunk, in scratch memory (CPU only).
+uint32_t* ChunkNodes(const Backend& backend, const LargeLevelView& v, uint32_t chunks, size_t extra_bytes) {
+    auto* chunk_node = static_cast<uint32_t*>(backend.Scratch(chunks * sizeof(uint32_t) + extra_bytes));
+    for (uint32_t i = 0; i < v.node_count; ++i)
+        for (uint32_t c = 0; c < v.nodes.chunk_count[i]; ++c) chunk_node[v.nodes.chunk_first[i] + c] = i;
+    return chunk_node;
+}
+
+template <class F>
+void ParallelOverChunks(uint32_t chunks, const F& body) {
+    tbb::parallel_for(tbb::blocked_range<uint32_t>(0, chunks, 4), [&](const tbb::blocked_range<uint32_t>& r) {
+        for (uint32_t c = r.begin(); c != r.end(); ++c) body(c);
+    });
+}
+
+// The entries [first, end) of chunk c, relative to its node.
+struct ChunkRange {
+    uint32_t node, first, end;
+};
+ChunkRange RangeOf(const LargeLevelView& v, const uint32_t* chunk_node, uint32_t c) {
+    const uint32_t node = chunk_node[c];
+    const uint32_t first = (c - v.nodes.chunk_first[node]) * v.chunk_size;
+    return {node, first, std::min(first + v.chunk_size, v.nodes.count[node])};
+}
+
+void ChunkBoundsCpu(const Backend& backend, const LargeLevelView& v) {
+    const uint32_t chunks = ChunkTotal(v);
+    uint32_t* chunk_node = ChunkNodes(backend, v, chunks, size_t(chunks) * 6 * sizeof(uint32_t));
+    uint32_t* chunk_keys = chunk_node + chunks;
+    ParallelOverChunks(chunks, [&](uint32_t c) {
+        const ChunkRange r = RangeOf(v, chunk_node, c);
+        uint32_t k[6] = {kKeyMinIdentity, kKeyMinIdentity, kKeyMinIdentity, kKeyMaxIdentity, kKeyMaxIdentity,
+                         kKeyMaxIdentity};
+        for (uint32_t local = r.first; local < r.end; ++local) {
+            const uint32_t e = v.nodes.begin[r.node] + local;
+            for (int a = 0; a < 3; ++a) {
+                k[a] = std::min(k[a], FloatKey(v.cur.box[a][e]));
+                k[3 + a] = std::max(k[3 + a], FloatKey(v.cur.box[3 + a][e]));
+            }
+        }
+        for (int a = 0; a < 6; ++a) chunk_keys[6 * size_t(c) + a] = k[a];
+    });
+    for (uint32_t c = 0; c < chunks; ++c) {
+        const uint32_t node = chunk_node[c];
+        for (int a = 0; a < 3; ++a) {
+            v.nodes.key[a][node] = std::min(v.nodes.key[a][node], chunk_keys[6 * size_t(c) + a]);
+            v.nodes.key[3 + a][node] = std::max(v.nodes.key[3 + a][node], chunk_keys[6 * size_t(c) + 3 + a]);
+        }
+    }
+}
+
+// The CPU twin of the classify kernel: the same per-entry rule, with the chunks' places in each
+// child found by a scan over the chunks in order (so the CPU order is deterministic). With
+// write = false it only counts.
+void ChunkClassifyCpu(const Backend& backend, const LargeLevelView& v, bool write) {
+    const uint32_t chunks = ChunkTotal(v);
+    uint32_t* chunk_node = ChunkNodes(backend, v, chunks, size_t(chunks) * 2 * sizeof(uint32_t));
+    uint32_t* chunk_base = chunk_node + chunks;  // left and right base per chunk
+    ParallelOverChunks(chunks, [&](uint32_t c) {
+        const ChunkRange r = RangeOf(v, chunk_node, c);
+        uint32_t n[2] = {0, 0};
+        for (uint32_t local = r.first; local < r.end; ++local) {
+            bool left, right;
+            ClassifyEntry(v, r.node, local, &left, &right);
+            n[0] += left;
+            n[1] += right;
+        }
+        chunk_base[2 * size_t(c)] = n[0];
+        chunk_base[2 * size_t(c) + 1] = n[1];
+    });
+    for (uint32_t c = 0; c < chunks; ++c) {
+        const uint32_t node = chunk_node[c];
+        for (int side = 0; side < 2; ++side) {
+            const uint32_t n = chunk_base[2 * size_t(c) + side];
+            chunk_base[2 * size_t(c) + side] = v.child_count[2 * node + side];
+            v.child_count[2 * node + side] += n;
+        }
+    }
+    if (!write) return;
+    ParallelOverChunks(chunks, [&](uint32_t c) {
+        const ChunkRange r = RangeOf(v, chunk_node, c);
+        uint32_t next[2] = {chunk_base[2 * size_t(c)], chunk_base[2 * size_t(c) + 1]};
+        for (uint32_t local = r.first; local < r.end; ++local) {
+            bool left, right;
+            ClassifyEntry(v, r.node, local, &left, &right);
+            if (left) WriteEntry(v, r.node, local, 0, next[0]++);
+            if (right) WriteEntry(v, r.node, local, 1, next[1]++);
+        }
+    });
+}
+
+#if defined(__CUDACC__)
+
+// The node of chunk c: the last node whose first chunk is at or before c.
+__device__ uint32_t ChunkNode(const LargeLevelView& v, uint32_t c) {
+    uint32_t lo = 0, hi = v.node_count - 1;
+    while (lo < hi) {
+        const uint32_t mid = (lo + hi + 1) / 2;
+        if (v.nodes.chunk_first[mid] <= c) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+__device__ uint32_t KeyMin(uint32_t a, uint32_t b) { return a < b ? a : b; }
+__device__ uint32_t KeyMax(uint32_t a, uint32_t b) { return a > b ? a : b; }
+
+// One block per chunk, one thread per entry (blockDim = chunk size, a multiple of 32): the
+// chunk's box by warp shuffles, then one atomic min or max per node and corner (Chang et al.
+// 2013, section 13.2.2).
+__global__ void ChunkBoundsKernel(LargeLevelView v) {
+    detail::AfterPreviousKernel();
+    __shared__ uint32_t warp_keys[6][32];
+    const uint32_t last = v.node_count - 1;
+    if (blockIdx.x >= v.nodes.chunk_first[last] + v.nodes.chunk_count[last]) return;
+    const uint32_t node = ChunkNode(v, blockIdx.x);
+    const uint32_t local = (blockIdx.x - v.nodes.chunk_first[node]) * blockDim.x + threadIdx.x;
+    const bool valid = local < v.nodes.count[node];
+    const uint32_t e = v.nodes.begin[node] + local;
+    const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const uint32_t warps = blockDim.x >> 5;
+    for (int a = 0; a < 6; ++a) {
+        const bool is_min = a < 3;
+        const uint32_t identity = is_min ? kKeyMinIdentity : kKeyMaxIdentity;
+        uint32_t k = valid ? FloatKey(v.cur.box[a][e]) : identity;
+        for (int d = 16; d > 0; d >>= 1) {
+            const uint32_t o = __shfl_xor_sync(0xffffffffu, k, d);
+            k = is_min ? KeyMin(k, o) : KeyMax(k, o);
+        }
+        if (lane == 0) warp_keys[a][warp] = k;
+    }
+    __syncthreads();
+    if (warp != 0) return;
+    for (int a = 0; a < 6; ++a) {
+        const bool is_min = a < 3;
+        const uint32_t identity = is_min ? kKeyMinIdentity : kKeyMaxIdentity;
+        uint32_t k = lane < warps ? warp_keys[a][lane] : identity;
+        for (int d = 16; d > 0; d >>= 1) {
+            const uint32_t o = __shfl_xor_sync(0xffffffffu, k, d);
+            k = is_min ? KeyMin(k, o) : KeyMax(k, o);
+        }
+        if (lane == 0) {
+            if (is_min) atomicMin(&v.nodes.key[a][node], k);
+            else atomicMax(&v.nodes.key[a][node], k);
+        }
+    }
+}
+
+// One block per chunk: classification, an intra-warp scan by ballot/popc, an inter-warp scan by
+// shuffles, two atomic adds per chunk for its places in the children, then the writes (Chang et
+// al. 2013, section 13.2.1.2 and their appendix kernel). Without kWrite it only counts.
+template <bool kWrite>
+__global__ void ChunkClassifyKernel(LargeLevelView v) {
+    detail::AfterPreviousKernel();
+    __shared__ uint32_t warp_offset[2][32];
+    __shared__ uint32_t chunk_base[2];
+    const uint32_t last = v.node_count - 1;
+    if (blockIdx.x >= v.nodes.chunk_first[last] + v.nodes.chunk_count[last]) return;
+    const uint32_t node = ChunkNode(v, blockIdx.x);
+    const uint32_t local = (blockIdx.x - v.nodes.chunk_first[node]) * blockDim.x + threadIdx.x;
+    bool left = false, right = false;
+    if (local < v.nodes.count[node]) ClassifyEntry(v, node, local, &left, &right);
+    const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const uint32_t warps = blockDim.x >> 5;
+    const uint32_t left_mask = __ballot_sync(0xffffffffu, left);
+    const uint32_t right_mask = __ballot_sync(0xffffffffu, right);
+    const uint32_t lanes_below = (1u << lane) - 1u;
+    const uint32_t left_rank = __popc(left_mask & lanes_below);
+    const uint32_t right_rank = __popc(right_mask & lanes_below);
+    if (lane == 0) {
+        warp_offset[0][warp] = __popc(left_mask);
+        warp_offset[1][warp] = __popc(right_mask);
+    }
+    __syncthreads();
+    if (warp == 0) {
+        const uint32_t count_l = lane < warps ? warp_offset[0][lane] : 0u;
+        const uint32_t count_r = lane < warps ? warp_offset[1][lane] : 0u;
+        uint32_t scan_l = count_l, scan_r = count_r;
+        for (int d = 1; d < 32; d <<= 1) {
+            const uint32_t l = __shfl_up_sync(0xffffffffu, scan_l, d);
+            const uint32_t r = __shfl_up_sync(0xffffffffu, scan_r, d);
+            if (lane >= uint32_t(d)) {
+                scan_l += l;
+                scan_r += r;
+            }
+        }
+        if (lane < warps) {
+            warp_offset[0][lane] = scan_l - count_l;
+            warp_offset[1][lane] = scan_r - count_r;
+        }
+        if (lane == 31) {
+            chunk_base[0] = scan_l ? atomicAdd(&v.child_count[2 * node], scan_l) : 0u;
+            chunk_base[1] = scan_r ? atomicAdd(&v.child_count[2 * node + 1], scan_r) : 0u;
+        }
+    }
+    if (!kWrite) return;
+    __syncthreads();
+    if (left) WriteEntry(v, node, local, 0, chunk_base[0] + warp_offset[0][warp] + left_rank);
+    if (right) WriteEntry(v, node, local, 1, chunk_base[1] + warp_offset[1][warp] + right_rank);
+}
+
+#endif
+
+}  // namespace
+
+void ChunkBounds(const Backend& backend, const LargeLevelView& level, uint32_t chunk_bound) {
+    if (level.node_count == 0 || chunk_bound == 0) return;
+    if (backend.IsGpu()) {
+#if defined(__CUDACC__)
+        detail::Launch(backend, "kdtree chunk bounds", ChunkBoundsKernel, chunk_bound, level.chunk_size, 0, level);
+        return;
+#endif
+    }
+    (void)chunk_bound;  // the CPU walks the chunks it finds
+    CA_CHECK(!backend.IsGpu());
+    ChunkBoundsCpu(backend, level);
+}
+
+namespace {
+
+void RunChunkClassify(const Backend& backend, const LargeLevelView& level, uint32_t chunk_bound, bool write) {
+    if (level.node_count == 0 || chunk_bound == 0) return;
+    if (backend.IsGpu()) {
+#if defined(__CUDACC__)
+        detail::Launch(backend, write ? "kdtree chunk classify" : "kdtree chunk count",
+                       write ? ChunkClassifyKernel<true> : ChunkClassifyKernel<false>, chunk_bound, level.chunk_size, 0,
+                       level);
+        return;
+#endif
+    }
+    CA_CHECK(!backend.IsGpu());
+    ChunkClassifyCpu(backend, level, write);
+}
+
+}  // namespace
+
+void ChunkCount(const Backend& backend, const LargeLevelView& level, uint32_t chunk_bound) {
+    RunChunkClassify(backend, level, chunk_bound, false);
+}
+
+void ChunkClassify(const Backend& backend, const LargeLevelView& level, uint32_t chunk_bound) {
+    RunChunkClassify(backend, level, chunk_bound, true);
+}
+
+}  // namespace caustica::bfs

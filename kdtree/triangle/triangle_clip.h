@@ -1,0 +1,70 @@
+// The bounding box of the part of a triangle inside an axis-aligned box: the triangle polygon is
+// clipped against the box's six planes (Sutherland and Hodgman 1974) and the clipped polygon is
+// bounded. Splitting a straddling triangle's box at the plane alone would keep parts of the box
+// that the triangle never reaches; clipping keeps the children's boxes tight (Zhou et al. 2008,
+// section 3.1, "clip t0 and t1 to their respective owner node"; Havran 2001 "split clipping").
+#pragma once
+
+#include "core/hd.h"
+#include "core/vec.h"
+#include "kdtree/triangle/triangle.h"
+
+namespace caustica {
+
+// The box of triangle t intersected with box; empty (Aabb::Empty()) when they do not meet. The
+// result is widened by a few units in the last place so that rounding in the clipped vertices
+// never drops a part of the triangle; callers intersect it with the box they clip against.
+CA_HD inline Aabb ClippedTriangleBounds(const Triangle& t, const Aabb& box) {
+    constexpr int kMaxVertices = 9;  // a triangle clipped by six planes has at most 3 + 6 corners
+    Vec3 a[kMaxVertices], b[kMaxVertices];
+    a[0] = t.v0;
+    a[1] = t.v1;
+    a[2] = t.v2;
+    int n = 3;
+    Vec3* in = a;
+    Vec3* out = b;
+    for (int plane = 0; plane < 6 && n > 0; ++plane) {
+        const int axis = plane >> 1;
+        const bool keep_above = (plane & 1) == 0;  // even planes: box.lo (keep x >= lo); odd: box.hi
+        const float bound = keep_above ? box.lo[axis] : box.hi[axis];
+        int m = 0;
+        for (int i = 0; i < n; ++i) {
+            const Vec3 p = in[i];
+            const Vec3 q = in[(i + 1) % n];
+            const float dp = keep_above ? p[axis] - bound : bound - p[axis];
+            const float dq = keep_above ? q[axis] - bound : bound - q[axis];
+            if (dp >= 0.0f) out[m++] = p;
+            if ((dp >= 0.0f) != (dq >= 0.0f)) {
+                // The edge crosses the plane: add the crossing, snapped onto the plane.
+                const float s = dp / (dp - dq);
+                Vec3 x = p + (q - p) * s;
+                x[axis] = bound;
+                out[m++] = x;
+            }
+        }
+        n = m;
+        Vec3* swap = in;
+        in = out;
+        out = swap;
+    }
+    // Min and max by comparison rather than fminf/fmaxf, whose choice between -0 and +0 differs
+    // between host and device: the CPU and GPU builds must agree bit for bit.
+    Aabb result;
+    for (int i = 0; i < n; ++i)
+        for (int axis = 0; axis < 3; ++axis) {
+            const float x = in[i][axis];
+            if (x < result.lo[axis]) result.lo[axis] = x;
+            if (x > result.hi[axis]) result.hi[axis] = x;
+        }
+    if (n == 0) return result;
+    // Widen by about 2^-20 of each coordinate's magnitude plus the extent, far above the rounding
+    // of the crossings above and far below anything that changes a split.
+    for (int axis = 0; axis < 3; ++axis) {
+        const float slack = (fabsf(result.lo[axis]) + fabsf(result.hi[axis])) * 9.5367431640625e-7f;
+        result.lo[axis] -= slack;
+        result.hi[axis] += slack;
+    }
+    return result;
+}
+
+}  // namespace caustica

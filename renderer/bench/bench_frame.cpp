@@ -1,0 +1,109 @@
+#include "renderer/bench/bench_frame.h"
+
+#include <chrono>
+#include <cstdio>
+
+#include "core/error.h"
+#include "core/memory.h"
+#include "renderer/bench/bench_support.h"
+#include "renderer/cli/cli_args.h"
+#include "renderer/cli/render_options.h"
+#include "renderer/frame_renderer.h"
+#include "renderer/scene/scene_eval.h"
+#include "renderer/scene/scene_loader.h"
+
+namespace caustica {
+
+int BenchFrameMain(const std::vector<std::string>& args) {
+    std::string scene_path, json_path;
+    int frames = 20;
+    RenderOptions options;
+    ArgParser parser("caustica bench frame",
+                     "Renders frames of a scene (both kd-trees rebuilt every frame, one sample per pixel) and "
+                     "prints the median time of each pass and the frame rate.");
+    parser.Positional("SCENE", "a YAML scene file (default: the built-in ring scene)", &scene_path, true);
+    parser.Option("--frames", "F", "timed frames (after one warm-up frame)", &frames);
+    parser.Option("--json", "FILE", "also write the results as JSON", &json_path);
+    AddRenderOptions(parser, &options);
+    if (!parser.Parse(args)) return 0;
+    if (frames < 1 || frames > 100000) throw InputError(Concat("--frames ", frames, ": expected 1 to 100000"));
+
+    const Scene scene = LoadSceneOrDefault(scene_path);
+    const Backend backend = Backend::Create(options.device);
+    const RenderSettings settings = MakeRenderSettings(scene, options, backend);
+    FrameRenderer renderer(backend);
+    renderer.SetMaterials(ToSceneMaterials(scene));
+
+    // Each frame: the scene at the frame's time (animated scenes move), uploaded, both trees
+    // rebuilt, one sample rendered.
+    std::vector<double> total, animate, geometry, photon_trace, photon_tree, eye, bounces, shadow, shade, composite;
+    ResetPeakDeviceBytes();
+    int width = 0, height = 0;
+    SceneFrame scene_frame;
+    FrameInput input;
+    for (int f = -1; f < frames; ++f) {
+        const auto start = std::chrono::steady_clock::now();
+        EvaluateScene(scene, std::max(f, 0) / scene.settings.frame_rate, &scene_frame);
+        ToFrameInput(scene, scene_frame, MakeImageSize(options), &input);
+        const double animate_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        renderer.Prepare(input, settings);
+        renderer.AddSample();
+        backend.Synchronize();
+        const double frame_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        if (f < 0) continue;  // warm-up: allocations and first-touch costs
+        width = input.camera.width;
+        height = input.camera.height;
+        const PassTimes& t = renderer.times();
+        total.push_back(frame_ms);
+        animate.push_back(animate_ms);
+        geometry.push_back(t.geometry_tree);
+        photon_trace.push_back(t.photon_trace);
+        photon_tree.push_back(t.photon_tree);
+        eye.push_back(t.eye);
+        bounces.push_back(t.bounces);
+        shadow.push_back(t.shadow);
+        shade.push_back(t.shade);
+        composite.push_back(t.composite);
+    }
+    struct Row {
+        const char* name;
+        Timing t;
+    };
+    const Row rows[] = {{"animate", Summarize(animate)},       {"geometry_tree", Summarize(geometry)},
+                        {"photon_trace", Summarize(photon_trace)}, {"photon_tree", Summarize(photon_tree)},
+                        {"eye", Summarize(eye)},               {"bounces", Summarize(bounces)},
+                        {"shadow", Summarize(shadow)},         {"shade", Summarize(shade)},
+                        {"composite", Summarize(composite)},   {"total", Summarize(total)}};
+    const double fps = 1000.0 / rows[9].t.median;
+    std::printf("bench frame: %s on %s, %dx%d, %u photons emitted (%u stored), k = %d, %s KNN, %d frames\n",
+                scene.path.c_str(), backend.Describe().c_str(), width, height, settings.photons,
+                renderer.stored_photons(), settings.k, KnnMethodName(settings.knn), frames);
+    std::printf("%-14s %10s %10s %10s\n", "pass", "median ms", "min ms", "max ms");
+    for (const Row& r : rows) std::printf("%-14s %10.3f %10.3f %10.3f\n", r.name, r.t.median, r.t.min, r.t.max);
+    std::printf("%-14s %10.1f\n", "fps", fps);
+    std::printf("SUMMARY bench frame %s %s %dx%d photons=%u k=%d knn=%s: %.1f fps (median frame %.2f ms)\n",
+                scene.path.c_str(), backend.Name(), width, height, settings.photons, settings.k,
+                KnnMethodName(settings.knn), fps, rows[9].t.median);
+
+    if (!json_path.empty()) {
+        JsonWriter json;
+        json.BeginObject();
+        WriteBenchHeader(json, backend);
+        json.Key("scene").String(scene.path);
+        json.Key("width").Integer(width).Key("height").Integer(height);
+        json.Key("photons").Integer(settings.photons).Key("stored_photons").Integer(renderer.stored_photons());
+        json.Key("k").Integer(settings.k).Key("knn").String(KnnMethodName(settings.knn));
+        json.Key("frames").Integer(frames);
+        json.Key("passes_ms").BeginObject();
+        for (const Row& r : rows) json.Key(r.name).Number(r.t.median);
+        json.EndObject();
+        json.Key("fps").Number(fps);
+        json.Key("peak_device_bytes").Integer(int64_t(DeviceMemoryCounters().peak_device_bytes));
+        json.EndObject();
+        WriteTextFile(json_path, json.Text());
+    }
+    return 0;
+}
+
+}  // namespace caustica

@@ -1,0 +1,50 @@
+#include "renderer/bench/bench_support.h"
+
+#include <algorithm>
+#include <ctime>
+
+#include "core/timer.h"
+
+namespace caustica {
+
+Timing Summarize(std::vector<double> ms) {
+    if (ms.empty()) return {};
+    std::sort(ms.begin(), ms.end());
+    const size_t n = ms.size();
+    return {n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]), ms.front(), ms.back()};
+}
+
+std::vector<double> TimeRuns(const Backend& backend, int repeat, const std::function<void()>& f) {
+    f();
+    std::vector<double> ms;
+    for (int r = 0; r < repeat; ++r) {
+        Stopwatch watch(backend);
+        f();
+        ms.push_back(watch.ElapsedMs());
+    }
+    return ms;
+}
+
+std::string UtcNow() {
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+const char* BuildCommit() { return CAUSTICA_GIT_COMMIT; }
+
+void WriteTiming(JsonWriter& json, const std::string& name, const Timing& t) {
+    json.Key(name).BeginObject().Key("median").Number(t.median).Key("min").Number(t.min).Key("max").Number(t.max).EndObject();
+}
+
+void WriteBenchHeader(JsonWriter& json, const Backend& backend) {
+    json.Key("device").String(backend.Name());
+    json.Key("device_name").String(backend.Describe());
+    json.Key("commit").String(BuildCommit());
+    json.Key("date").String(UtcNow());
+}
+
+}  // namespace caustica

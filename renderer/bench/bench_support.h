@@ -1,0 +1,36 @@
+// What the benchmarks share: timing summaries, repeated timed runs, and the facts every report
+// carries (device, commit, date).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/backend.h"
+#include "renderer/output/json_writer.h"
+
+namespace caustica {
+
+struct Timing {
+    double median = 0, min = 0, max = 0;
+};
+
+Timing Summarize(std::vector<double> ms);
+
+// Runs f once to warm up, then repeat times, and returns the wall time of each timed run (the
+// backend is synchronized around each).
+std::vector<double> TimeRuns(const Backend& backend, int repeat, const std::function<void()>& f);
+
+// "2026-11-22T01:23:45Z".
+std::string UtcNow();
+
+// The commit this binary was built from (read when CMake configured the build).
+const char* BuildCommit();
+
+// Writes "name": {"median": .., "min": .., "max": ..}.
+void WriteTiming(JsonWriter& json, const std::string& name, const Timing& t);
+
+// Writes "device", "device_name", "commit" and "date".
+void WriteBenchHeader(JsonWriter& json, const Backend& backend);
+
+}  // namespace caustica

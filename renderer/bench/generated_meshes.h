@@ -1,0 +1,34 @@
+// Closed triangle meshes generated in code, for tests and benchmarks: vertices shared by
+// neighbouring triangles are bit-identical, so the meshes are watertight for ray tracing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/vec.h"
+#include "kdtree/triangle/triangle.h"
+
+namespace caustica {
+
+// A UV sphere: rings >= 2 latitude bands, segments >= 3 longitude slices; 2 * segments *
+// (rings - 1) triangles.
+std::vector<Triangle> TessellatedSphere(Vec3 center, float radius, int rings, int segments);
+
+// A torus around the z axis: 2 * major * minor triangles.
+std::vector<Triangle> TessellatedTorus(Vec3 center, float major_radius, float minor_radius, int major_segments,
+                                       int minor_segments);
+
+// The surface of a box, each face cut into divisions x divisions squares: 12 * divisions^2
+// triangles. Vertices on shared box edges are computed by the same formula on both faces.
+std::vector<Triangle> TessellatedBox(const Aabb& box, int divisions);
+
+// A flat square grid in the plane z = z, [lo, hi]^2, n x n squares: 2 * n^2 triangles.
+std::vector<Triangle> FlatGrid(float lo, float hi, float z, int n);
+
+// About target_triangles triangles (at least one mesh): copies of a closed tessellated sphere or
+// torus, each randomly scaled, rotated and placed in a cube of side ~ (number of copies)^(1/3).
+// The same (target_triangles, seed) always gives the same scene.
+std::vector<Triangle> InstancedMeshScene(size_t target_triangles, uint64_t seed);
+
+}  // namespace caustica

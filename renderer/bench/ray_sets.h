@@ -1,0 +1,29 @@
+// Ray batches for the kd-tree benchmark and tests: coherent camera rays, incoherent random rays
+// and shadow rays toward a point light. All are reproducible from their arguments.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/vec.h"
+#include "kdtree/triangle/ray.h"
+
+namespace caustica {
+
+// A pinhole camera outside the box, looking at its centre with a 45 degree vertical field of
+// view, close enough that the box fills most of the image; one ray per pixel through the pixel centre, row by row (the coherent order of a frame).
+std::vector<Ray> CameraRays(const Aabb& scene, int width, int height);
+
+// Origins uniform in the box, directions uniform on the sphere.
+std::vector<Ray> RandomRays(const Aabb& scene, size_t count, uint64_t seed);
+
+// A point light above and in front of the box (the camera's side).
+Vec3 PointLightFor(const Aabb& scene);
+
+// For each valid hit of rays[i], a segment ray from the hit point toward the light: direction =
+// light - point, so t in (1e-4, 1 - 1e-4) covers the segment without its ends. Rays that missed
+// give no shadow ray.
+std::vector<Ray> ShadowRays(const std::vector<Ray>& rays, const std::vector<Hit>& hits, Vec3 light);
+
+}  // namespace caustica

@@ -1,0 +1,39 @@
+#include "renderer/cli/progress.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace caustica {
+
+ProgressBar::ProgressBar(std::string label, int total, std::string unit)
+    : label_(std::move(label)), unit_(std::move(unit)), total_(total), terminal_(isatty(STDERR_FILENO)),
+      start_(std::chrono::steady_clock::now()) {}
+
+void ProgressBar::Advance() {
+    ++done_;
+    const int tenth = total_ > 0 ? done_ * 10 / total_ : 10;
+    if (terminal_ || tenth != last_tenth_) Draw(false);
+    last_tenth_ = tenth;
+}
+
+// Off a terminal the last Advance already printed the final line.
+void ProgressBar::Finish() {
+    if (terminal_) Draw(true);
+}
+
+void ProgressBar::Draw(bool final_line) {
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double rate = seconds > 0 ? done_ / seconds : 0.0;
+    const double left = rate > 0 ? (total_ - done_) / rate : 0.0;
+    constexpr int kWidth = 30;
+    const int filled = total_ > 0 ? done_ * kWidth / total_ : kWidth;
+    std::string bar(size_t(filled), '#');
+    bar.resize(kWidth, '.');
+    std::fprintf(stderr, "%s%s [%s] %d/%d %s, %.2f %s/s, %.0f s left%s", terminal_ ? "\r" : "", label_.c_str(),
+                 bar.c_str(), done_, total_, unit_.c_str(), rate, unit_.c_str(), left,
+                 terminal_ && !final_line ? "" : "\n");
+    std::fflush(stderr);
+}
+
+}  // namespace caustica

@@ -1,0 +1,27 @@
+#include "renderer/cli/render_options.h"
+
+namespace caustica {
+
+void AddRenderOptions(ArgParser& parser, RenderOptions* o) {
+    parser.Choice("--device", {"auto", "cpu", "cuda"}, "where to render: auto picks cuda when a GPU is present",
+                  &o->device);
+    parser.Option("--seed", "S", "seed of all random numbers (the same seed gives the same images)", &o->seed);
+    parser.Option("--photons", "N",
+                  "photons emitted per sample (0: the scene's setting; on the CPU at most 100000 unless given)",
+                  &o->photons);
+    parser.Option("--k", "K", "photons per caustic radiance estimate (0: the scene's setting)", &o->k);
+    parser.Option("--width", "W", "image width in pixels (0: the scene camera's)", &o->width);
+    parser.Option("--height", "H", "image height in pixels (0: the scene camera's)", &o->height);
+    parser.Option("--exposure", "E", "scale of the image's brightness", &o->exposure);
+    parser.Choice("--filter", {"cone", "epanechnikov"}, "kernel of the caustic radiance estimate", &o->filter);
+    parser.Choice("--knn", {KnnMethodName(KnnMethod::Exact), KnnMethodName(KnnMethod::Histogram)},
+                  "how the caustic gather finds its k photons: a bounded priority queue (exact), or Zhou et al. "
+                  "2008's histograms from node-radius estimates (histogram); both give the same photons",
+                  &o->knn);
+    parser.Choice("--view", {"image", "photons", "caustics", "knn-radius", "traversal-cost"},
+                  "what to show: the image, or a debug view (the photons, the caustic radiance alone, the KNN "
+                  "radius or the eye rays' traversal cost as heat maps)",
+                  &o->view);
+}
+
+}  // namespace caustica

@@ -1,0 +1,174 @@
+#include "renderer/scene/scene_eval.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
+
+#include "core/error.h"
+#include "renderer/scene/shapes.h"
+#include "renderer/scene/transform.h"
+
+namespace caustica {
+namespace {
+
+constexpr float kRadiansPerDegree = 3.14159265358979323846f / 180.0f;
+constexpr double kDefaultLoopSeconds = 10;  // for scenes whose only motion is water
+
+template <class Key, class Value, class Blend>
+Value Sample(const std::vector<Key>& keys, double time, Value fallback, Value Key::*field, Blend blend) {
+    if (keys.empty()) return fallback;
+    const KeySpan span = FindKeySpan(keys, time);
+    return blend(keys[span.first].*field, keys[span.second].*field, span.t);
+}
+
+Vec3 LerpVec(Vec3 a, Vec3 b, float t) { return Lerp(a, b, t); }
+
+SceneLight LightAt(const Light& light, double time) {
+    SceneLight out;
+    out.type = light.type;
+    out.position = Sample(light.animation, time, light.position, &Vec3Key::value, LerpVec);
+    out.direction = light.direction;
+    if (light.aimed) {
+        const Vec3 d = light.target - out.position;
+        if (LengthSquared(d) > 0) out.direction = Normalize(d);
+    }
+    out.cos_inner = std::cos(light.inner_angle_degrees * kRadiansPerDegree);
+    out.cos_outer = std::cos(light.outer_angle_degrees * kRadiansPerDegree);
+    out.color = light.color;
+    out.power = light.power;
+    return out;
+}
+
+}  // namespace
+
+Transform ObjectTransformAt(const Object& object, double time_seconds) {
+    if (object.animation.empty()) return object.transform;
+    const KeySpan span = FindKeySpan(object.animation, time_seconds);
+    return Interpolate(object.animation[span.first].transform, object.animation[span.second].transform, span.t);
+}
+
+void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* out) {
+    CA_CHECK_MSG(std::isfinite(time_seconds), "time ", time_seconds);
+    SceneFrame& frame = *out;
+    frame.lights.clear();  // the per-triangle arrays are resized below and every entry written
+    frame.bounds = Aabb();
+    frame.time = time_seconds;
+    const Camera& c = scene.camera;
+    frame.camera.position = Sample(c.animation, time_seconds, c.position, &CameraKey::position, LerpVec);
+    frame.camera.look_at = Sample(c.animation, time_seconds, c.look_at, &CameraKey::look_at, LerpVec);
+    frame.camera.up = Normalize(c.up);
+    frame.camera.fov_degrees = c.fov_degrees;
+    frame.camera.width = c.width;
+    frame.camera.height = c.height;
+    for (const Light& light : scene.lights) frame.lights.push_back(LightAt(light, time_seconds));
+
+    // Height fields are regenerated at the frame's time; the other meshes are used as loaded.
+    const std::size_t objects = scene.objects.size();
+    std::vector<Mesh> regenerated(objects);
+    std::vector<const Mesh*> meshes(objects);
+    std::vector<std::size_t>& first = frame.object_first;
+    first.assign(objects + 1, 0);
+    for (std::size_t oi = 0; oi < objects; ++oi) {
+        const Object& object = scene.objects[oi];
+        meshes[oi] = object.mesh.get();
+        if (object.animated_shape) {
+            regenerated[oi] = GenerateShape(object.shape, time_seconds);
+            meshes[oi] = &regenerated[oi];
+        }
+        CA_CHECK(meshes[oi] != nullptr);
+        first[oi + 1] = first[oi] + meshes[oi]->TriangleCount();
+    }
+    const std::size_t total = first[objects];
+    frame.triangles.resize(total);
+    frame.triangle_material.resize(total);
+    frame.triangle_object.resize(total);
+    frame.corner_normals.resize(3 * total);
+    frame.corner_uvs.resize(3 * total);
+    frame.object_bounds.assign(objects, Aabb());
+    // The triangles of each object in parallel (a large scene's frames wait on this host work);
+    // the deterministic reduction keeps the bounds the same from run to run, down to the sign of 0.
+    for (std::size_t oi = 0; oi < objects; ++oi) {
+        const Object& object = scene.objects[oi];
+        const Mesh& mesh = *meshes[oi];
+        const Affine m = ToAffine(ObjectTransformAt(object, time_seconds));
+        const NormalMap normal(m);
+        // A mirroring transform (negative determinant) turns the winding: swap two corners back.
+        const float det = Dot(m.rows[0], Cross(m.rows[1], m.rows[2]));
+        const int corner[3] = {0, det < 0 ? 2 : 1, det < 0 ? 1 : 2};
+        const auto transform = [&](const tbb::blocked_range<std::size_t>& range, Aabb bounds) {
+            for (std::size_t t = range.begin(); t != range.end(); ++t) {
+                const std::size_t out_t = first[oi] + t;
+                const std::uint32_t* v = &mesh.indices[3 * t];
+                Triangle& tri = frame.triangles[out_t];
+                tri.v0 = m.Point(mesh.positions[v[corner[0]]]);
+                tri.v1 = m.Point(mesh.positions[v[corner[1]]]);
+                tri.v2 = m.Point(mesh.positions[v[corner[2]]]);
+                bounds.Extend(tri.Bounds());
+                for (int c = 0; c < 3; ++c) {
+                    frame.corner_normals[3 * out_t + c] = normal(mesh.corner_normals[3 * t + corner[c]]);
+                    frame.corner_uvs[3 * out_t + c] = mesh.corner_uvs[3 * t + corner[c]];
+                }
+                int material = object.material;
+                if (material < 0) material = mesh.triangle_materials[t] >= 0 ? mesh.triangle_materials[t] : scene.default_material;
+                frame.triangle_material[out_t] = material;
+                frame.triangle_object[out_t] = static_cast<int>(oi);
+            }
+            return bounds;
+        };
+        const auto unite = [](Aabb a, const Aabb& b) {
+            a.Extend(b);
+            return a;
+        };
+        frame.object_bounds[oi] =
+            tbb::parallel_deterministic_reduce(tbb::blocked_range<std::size_t>(0, mesh.TriangleCount(), 2048), Aabb(), transform, unite);
+        frame.bounds.Extend(frame.object_bounds[oi]);
+    }
+}
+
+SceneFrame EvaluateScene(const Scene& scene, double time_seconds) {
+    SceneFrame frame;
+    EvaluateScene(scene, time_seconds, &frame);
+    return frame;
+}
+
+double AnimationLength(const Scene& scene) {
+    if (scene.settings.duration > 0) return scene.settings.duration;
+    double length = 0;
+    auto last = [&](const auto& keys) {
+        if (!keys.empty()) length = std::max(length, keys.back().time);
+    };
+    last(scene.camera.animation);
+    for (const Light& l : scene.lights) last(l.animation);
+    bool water = false;
+    for (const Object& o : scene.objects) {
+        last(o.animation);
+        water |= o.animated_shape;
+    }
+    if (length == 0 && water) length = kDefaultLoopSeconds;
+    return length;
+}
+
+std::vector<SpecularObject> SpecularObjects(const Scene& scene, const SceneFrame& frame) {
+    std::vector<SpecularObject> out;
+    for (std::size_t oi = 0; oi < scene.objects.size(); ++oi) {
+        SpecularObject s{static_cast<int>(oi), false, false, Aabb()};
+        const auto add = [&](MaterialType type, const Aabb& bounds) {
+            if (type == MaterialType::diffuse) return;
+            s.has_mirror |= type == MaterialType::mirror;
+            s.has_glass |= type == MaterialType::glass;
+            s.bounds.Extend(bounds);
+        };
+        if (scene.objects[oi].material >= 0) {  // one material: the object's bounds, no triangle loop
+            add(scene.materials[scene.objects[oi].material].type, frame.object_bounds[oi]);
+        } else {
+            for (std::size_t t = frame.object_first[oi]; t < frame.object_first[oi + 1]; ++t)
+                add(scene.materials[frame.triangle_material[t]].type, frame.triangles[t].Bounds());
+        }
+        if (s.has_mirror || s.has_glass) out.push_back(s);
+    }
+    return out;
+}
+
+}  // namespace caustica

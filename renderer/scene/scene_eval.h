@@ -1,0 +1,64 @@
+// A scene at one moment: world-space triangles with their materials, shading normals and texture
+// coordinates, and the camera and lights at that time, ready to upload to the GPU.
+#pragma once
+
+#include <vector>
+
+#include "core/vec.h"
+#include "kdtree/triangle/triangle.h"
+#include "renderer/scene/scene.h"
+
+namespace caustica {
+
+struct SceneLight {
+    LightType type = LightType::point;
+    Vec3 position;   // point and spot
+    Vec3 direction;  // spot and directional: unit length, the way the light travels
+    float cos_inner = 1, cos_outer = 1;  // spot cone: cosines of the half-angles
+    Rgb color{1, 1, 1};
+    float power = 0;  // watts
+};
+
+struct SceneCamera {
+    Vec3 position, look_at, up;
+    float fov_degrees = 45;
+    int width = 0, height = 0;
+};
+
+struct SceneFrame {
+    double time = 0;
+    std::vector<Triangle> triangles;
+    std::vector<int> triangle_material;  // index into Scene::materials
+    std::vector<int> triangle_object;    // index into Scene::objects
+    std::vector<Vec3> corner_normals;    // three per triangle, world space, unit length
+    std::vector<Vec2> corner_uvs;        // three per triangle
+    std::vector<Aabb> object_bounds;     // per object, world space
+    std::vector<std::size_t> object_first;  // object i's triangles: [object_first[i], object_first[i + 1])
+    Aabb bounds;                         // all triangles
+    SceneCamera camera;
+    std::vector<SceneLight> lights;
+};
+
+// The scene at 'time_seconds' (clamped to the keyframes at either end).
+SceneFrame EvaluateScene(const Scene& scene, double time_seconds);
+
+// The same into an existing frame, reusing its arrays' memory (for a per-frame loop).
+void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* frame);
+
+// The object's transform at a time (its keyframes, or its fixed transform).
+Transform ObjectTransformAt(const Object& object, double time_seconds);
+
+// Animation length in seconds: settings.duration when set, else the last keyframe time (0 for a
+// still scene; an animated height field alone counts as 10 s of animation).
+double AnimationLength(const Scene& scene);
+
+// Objects with mirror or glass triangles, with the world bounds of those triangles, for photon
+// emission toward specular objects.
+struct SpecularObject {
+    int object = 0;
+    bool has_mirror = false, has_glass = false;
+    Aabb bounds;
+};
+std::vector<SpecularObject> SpecularObjects(const Scene& scene, const SceneFrame& frame);
+
+}  // namespace caustica

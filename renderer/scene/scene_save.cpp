@@ -1,0 +1,290 @@
+#include "renderer/scene/scene_save.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdio>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <type_traits>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "core/error.h"
+
+namespace caustica {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The shortest decimal text that reads back as exactly this number (0.02, not 0.0199999996).
+template <class T>
+std::string ShortestText(T value) {
+    char text[64];
+    const double magnitude = std::fabs(static_cast<double>(value));
+    const bool plain = magnitude == 0 || (magnitude >= 1e-5 && magnitude < 1e16);  // 30, not 3e+01
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(text, sizeof(text), "%.*g", digits, static_cast<double>(value));
+        if (plain && std::strchr(text, 'e') != nullptr) continue;
+        if (static_cast<T>(std::strtod(text, nullptr)) == value) break;
+    }
+    return text;
+}
+
+struct Number {
+    std::string text;
+    explicit Number(float v) : text(ShortestText(v)) {}
+    explicit Number(double v) : text(ShortestText(v)) {}
+};
+YAML::Emitter& operator<<(YAML::Emitter& out, const Number& n) { return out << n.text; }
+
+YAML::Emitter& operator<<(YAML::Emitter& out, Vec3 v) {
+    return out << YAML::Flow << YAML::BeginSeq << Number(v.x) << Number(v.y) << Number(v.z) << YAML::EndSeq;
+}
+
+class Writer {
+public:
+    explicit Writer(const std::string& directory) : dir_(fs::absolute(directory).lexically_normal()) {
+    }
+
+    std::string Write(const Scene& scene) {
+        out_ << YAML::BeginMap;
+        WriteCamera(scene.camera);
+        WriteSettings(scene.settings);
+        if (scene.user_materials > 0) {
+            out_ << YAML::Key << "materials" << YAML::Value << YAML::BeginMap;
+            for (int i = 0; i < scene.user_materials; ++i) WriteMaterial(scene.materials[i]);
+            out_ << YAML::EndMap;
+        }
+        out_ << YAML::Key << "lights" << YAML::Value << YAML::BeginSeq;
+        for (const caustica::Light& l : scene.lights) WriteLight(l);
+        out_ << YAML::EndSeq;
+        out_ << YAML::Key << "objects" << YAML::Value << YAML::BeginSeq;
+        for (const caustica::Object& o : scene.objects) WriteObject(scene, o);
+        out_ << YAML::EndSeq;
+        out_ << YAML::EndMap;
+        CA_CHECK_MSG(out_.good(), "YAML emitter: ", out_.GetLastError());
+        return std::string(out_.c_str()) + "\n";
+    }
+
+private:
+    template <class T>
+    void Put(const char* key, const T& value) {
+        out_ << YAML::Key << key << YAML::Value;
+        if constexpr (std::is_floating_point_v<T>) out_ << Number(value);
+        else out_ << value;
+    }
+    void PutPath(const char* key, const std::string& absolute) {
+        const fs::path relative = fs::path(absolute).lexically_relative(dir_);
+        Put(key, relative.empty() ? absolute : relative.generic_string());
+    }
+
+    void WriteCamera(const caustica::Camera& c) {
+        out_ << YAML::Key << "camera" << YAML::Value << YAML::BeginMap;
+        Put("position", c.position);
+        Put("look_at", c.look_at);
+        Put("up", c.up);
+        Put("fov", c.fov_degrees);
+        out_ << YAML::Key << "resolution" << YAML::Value << YAML::Flow << YAML::BeginSeq << c.width << c.height << YAML::EndSeq;
+        if (!c.animation.empty()) {
+            out_ << YAML::Key << "animation" << YAML::Value << YAML::BeginSeq;
+            for (const CameraKey& k : c.animation) {
+                out_ << YAML::Flow << YAML::BeginMap;
+                Put("time", k.time);
+                Put("position", k.position);
+                Put("look_at", k.look_at);
+                out_ << YAML::EndMap;
+            }
+            out_ << YAML::EndSeq;
+        }
+        out_ << YAML::EndMap;
+    }
+
+    void WriteSettings(const caustica::Settings& s) {
+        out_ << YAML::Key << "settings" << YAML::Value << YAML::BeginMap;
+        Put("photons", s.photons);
+        Put("k", s.k);
+        Put("ambient", s.ambient);
+        Put("max_bounces", s.max_bounces);
+        Put("frame_rate", s.frame_rate);
+        Put("duration", s.duration);
+        out_ << YAML::EndMap;
+    }
+
+    void WriteMaterial(const caustica::Material& m) {
+        out_ << YAML::Key << m.name << YAML::Value << YAML::BeginMap;
+        Put("type", ToString(m.type));
+        switch (m.type) {
+        case MaterialType::diffuse:
+            Put("color", m.color);
+            if (!m.texture_path.empty()) PutPath("texture", m.texture_path);
+            if (m.checker.enabled) {
+                out_ << YAML::Key << "checker" << YAML::Value << YAML::Flow << YAML::BeginMap;
+                Put("color_a", m.checker.color_a);
+                Put("color_b", m.checker.color_b);
+                Put("scale", m.checker.scale);
+                out_ << YAML::EndMap;
+            }
+            break;
+        case MaterialType::mirror: Put("color", m.color); break;
+        case MaterialType::glass:
+            Put("ior", m.ior);
+            Put("absorption", m.absorption);
+            break;
+        }
+        out_ << YAML::EndMap;
+    }
+
+    void WriteLight(const caustica::Light& l) {
+        out_ << YAML::BeginMap;
+        Put("name", l.name);
+        Put("type", ToString(l.type));
+        Put("position", l.position);
+        if (l.type != LightType::point) Put(l.aimed ? "look_at" : "direction", l.aimed ? l.target : l.direction);
+        if (l.type == LightType::spot) {
+            Put("inner_angle", l.inner_angle_degrees);
+            Put("outer_angle", l.outer_angle_degrees);
+        }
+        Put("color", l.color);
+        Put("power", l.power);
+        if (!l.animation.empty()) {
+            out_ << YAML::Key << "animation" << YAML::Value << YAML::BeginSeq;
+            for (const Vec3Key& k : l.animation) {
+                out_ << YAML::Flow << YAML::BeginMap;
+                Put("time", k.time);
+                Put("position", k.value);
+                out_ << YAML::EndMap;
+            }
+            out_ << YAML::EndSeq;
+        }
+        out_ << YAML::EndMap;
+    }
+
+    void TransformFields(const Transform& t) {
+        Put("translate", t.translate);
+        if (t.rotate.kind == Rotation::Kind::euler) {
+            Put("rotate", t.rotate.euler_degrees);
+        } else {
+            out_ << YAML::Key << "rotate" << YAML::Value << YAML::Flow << YAML::BeginMap;
+            Put("axis", t.rotate.axis);
+            Put("angle", t.rotate.angle_degrees);
+            out_ << YAML::EndMap;
+        }
+        Put("scale", t.scale);
+    }
+
+    void WriteShape(const caustica::Shape& s) {
+        out_ << YAML::Key << "shape" << YAML::Value << YAML::BeginMap;
+        Put("type", ToString(s.kind));
+        switch (s.kind) {
+        case Shape::Kind::plane:
+        case Shape::Kind::heightfield:
+            out_ << YAML::Key << "size" << YAML::Value << YAML::Flow << YAML::BeginSeq << Number(s.size.x) << Number(s.size.z) << YAML::EndSeq;
+            break;
+        case Shape::Kind::box: Put("size", s.size); break;
+        case Shape::Kind::sphere:
+            Put("radius", s.radius);
+            Put("segments", s.segments);
+            Put("rings", s.rings);
+            break;
+        case Shape::Kind::cylinder:
+            Put("radius", s.radius);
+            Put("height", s.height);
+            Put("segments", s.segments);
+            Put("caps", s.caps);
+            break;
+        case Shape::Kind::ring:
+            Put("inner_radius", s.inner_radius);
+            Put("outer_radius", s.outer_radius);
+            Put("height", s.height);
+            Put("segments", s.segments);
+            break;
+        case Shape::Kind::revolution:
+            Put("segments", s.segments);
+            out_ << YAML::Key << "profile" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+            for (Vec2 p : s.profile) out_ << YAML::Flow << YAML::BeginSeq << Number(p.x) << Number(p.y) << YAML::EndSeq;
+            out_ << YAML::EndSeq;
+            break;
+        }
+        if (s.kind == Shape::Kind::heightfield) {
+            out_ << YAML::Key << "resolution" << YAML::Value << YAML::Flow << YAML::BeginSeq << s.resolution_x
+                 << s.resolution_z << YAML::EndSeq;
+            if (!s.waves.empty()) {
+                out_ << YAML::Key << "waves" << YAML::Value << YAML::BeginSeq;
+                for (const Wave& w : s.waves) {
+                    out_ << YAML::Flow << YAML::BeginMap;
+                    Put("amplitude", w.amplitude);
+                    Put("wavelength", w.wavelength);
+                    Put("direction", w.direction_degrees);
+                    Put("speed", w.speed);
+                    Put("phase", w.phase);
+                    out_ << YAML::EndMap;
+                }
+                out_ << YAML::EndSeq;
+            }
+            if (!s.image_path.empty()) PutPath("image", s.image_path);
+            Put("image_height", s.image_height);
+        }
+        out_ << YAML::EndMap;
+    }
+
+    void WriteObject(const Scene& scene, const caustica::Object& o) {
+        out_ << YAML::BeginMap;
+        Put("name", o.name);
+        if (o.is_mesh) PutPath("mesh", o.mesh_path);
+        else WriteShape(o.shape);
+        // Only materials from the scene file have names that load back (OBJ ones come with their mesh).
+        CA_CHECK_MSG(o.material < scene.user_materials, "object \"", o.name, "\" uses material ", o.material,
+                     ", which is not one of the scene file's ", scene.user_materials);
+        if (o.material >= 0) Put("material", scene.materials[o.material].name);
+        out_ << YAML::Key << "transform" << YAML::Value << YAML::Flow << YAML::BeginMap;
+        TransformFields(o.transform);
+        out_ << YAML::EndMap;
+        if (!o.animation.empty()) {
+            out_ << YAML::Key << "animation" << YAML::Value << YAML::BeginSeq;
+            for (const TransformKey& k : o.animation) {
+                out_ << YAML::Flow << YAML::BeginMap;
+                Put("time", k.time);
+                TransformFields(k.transform);
+                out_ << YAML::EndMap;
+            }
+            out_ << YAML::EndSeq;
+        }
+        out_ << YAML::EndMap;
+    }
+
+    fs::path dir_;
+    YAML::Emitter out_;
+};
+
+}  // namespace
+
+std::string SceneToYaml(const Scene& scene, const std::string& directory) { return Writer(directory).Write(scene); }
+
+void SaveScene(const Scene& scene, const std::string& path) {
+    const fs::path target = fs::absolute(path);
+    const std::string text = "# Caustica scene (saved)\n" + SceneToYaml(scene, target.parent_path().string());
+    std::random_device random;
+    const fs::path temporary = target.parent_path() / Concat(".", target.filename().string(), ".tmp", random());
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out) throw RuntimeError(Concat(path, ": cannot write the scene (cannot create ", temporary.string(), ")"));
+        out.write(text.data(), static_cast<std::streamsize>(text.size()));
+        out.close();
+        if (!out) {
+            std::error_code ignored;
+            fs::remove(temporary, ignored);
+            throw RuntimeError(Concat(path, ": cannot write the scene (write failed; disk full?)"));
+        }
+    }
+    std::error_code ec;
+    fs::rename(temporary, target, ec);
+    if (ec) {
+        std::error_code ignored;
+        fs::remove(temporary, ignored);
+        throw RuntimeError(Concat(path, ": cannot write the scene (", ec.message(), ")"));
+    }
+}
+
+}  // namespace caustica

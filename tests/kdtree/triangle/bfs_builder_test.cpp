@@ -1,0 +1,235 @@
+// The BFS SAH builder on the CPU backend: valid, complete trees whose rays agree with brute force,
+// on generated scenes, the real meshes and degenerate input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kdtree/triangle/bfs_builder.h"
+#include "tests/kdtree/triangle/test_scenes.h"
+#include "tests/kdtree/triangle/tree_check.h"
+#include "tests/test_support.h"
+
+namespace caustica {
+namespace {
+
+using testing::HostTree;
+
+HostTree BuildOnCpu(const std::vector<Triangle>& tris, const SahParams& params = {}, BfsBuildStats* stats = nullptr) {
+    Backend cpu = Backend::Cpu();
+    BfsSahBuilder builder(cpu, params);
+    SahTree tree(cpu);
+    builder.Build(Span<const Triangle>(tris), tree);
+    if (stats) *stats = builder.stats();
+    return testing::Download(tree);
+}
+
+// Structure, completeness, and rays against brute force.
+void ExpectValid(const HostTree& tree, const std::vector<Triangle>& tris, const SahParams& params, int rays) {
+    EXPECT_EQ(testing::CheckStructure(tree, tris.size(), params.max_depth), "");
+    EXPECT_EQ(testing::CheckCompleteness(tree, tris), "");
+    std::string problem;
+    EXPECT_EQ(testing::CountRayMismatches(tree, tris, rays, 1234, &problem), 0) << problem;
+}
+
+struct NamedScene {
+    const char* name;
+    std::vector<Triangle> tris;
+};
+
+std::vector<NamedScene> GeneratedScenes() {
+    return {{"random triangles", testing::RandomTriangles(2000, 1)},
+            {"small-triangle soup", testing::TriangleSoup(30000, 0.05f, 2)},
+            {"tessellated sphere", testing::Sphere(64, 128)},
+            {"grid of cubes", testing::CubeGrid(7)}};
+}
+
+TEST(BfsBuilder, GeneratedScenesGiveValidTrees) {
+    for (const auto& scene : GeneratedScenes()) {
+        SCOPED_TRACE(scene.name);
+        BfsBuildStats stats;
+        const HostTree tree = BuildOnCpu(scene.tris, {}, &stats);
+        ExpectValid(tree, scene.tris, {}, 3000);
+        EXPECT_EQ(stats.nodes, tree.nodes.size());
+        EXPECT_EQ(stats.index_count, tree.indices.size());
+        EXPECT_EQ(stats.max_depth, tree.max_depth);
+        EXPECT_GT(stats.small_roots, 0u);
+        EXPECT_GT(tree.nodes.size(), 1u);
+    }
+}
+
+TEST(BfsBuilder, EmptySpaceIsCutOff) {
+    // Two clusters far apart: below the root, each half's cell is mostly empty space.
+    auto tris = testing::TriangleSoup(20000, 0.05f, 21);
+    for (size_t i = 0; i < tris.size(); i += 2) {
+        tris[i].v0 += Vec3(200, 50, 0);
+        tris[i].v1 += Vec3(200, 50, 0);
+        tris[i].v2 += Vec3(200, 50, 0);
+    }
+    BfsBuildStats stats;
+    const HostTree tree = BuildOnCpu(tris, {}, &stats);
+    ExpectValid(tree, tris, {}, 1000);
+    EXPECT_GT(stats.empty_space_cuts, 0u);
+    EXPECT_EQ(stats.large_leaves, 0u);
+    size_t empty_leaves = 0;
+    for (const KdNode& n : tree.nodes) empty_leaves += n.IsLeaf() && n.Count() == 0;
+    EXPECT_GE(empty_leaves, stats.empty_space_cuts);
+}
+
+TEST(BfsBuilder, OtherParametersGiveValidTrees) {
+    SahParams params;
+    params.small_node_threshold = 8;
+    params.chunk_size = 32;
+    params.max_depth = 14;
+    params.cost_traversal = 0.3f;
+    for (const auto& scene : GeneratedScenes()) {
+        SCOPED_TRACE(scene.name);
+        const HostTree tree = BuildOnCpu(scene.tris, params);
+        ExpectValid(tree, scene.tris, params, 1000);
+    }
+}
+
+TEST(BfsBuilder, LeavesAreSmallWhereDepthAllows) {
+    // With the default depth bound, the soup's leaves end well under the small-node threshold.
+    const auto tris = testing::TriangleSoup(50000, 0.02f, 3);
+    const HostTree tree = BuildOnCpu(tris);
+    size_t leaves = 0, items = 0;
+    for (const KdNode& n : tree.nodes)
+        if (n.IsLeaf()) {
+            ++leaves;
+            items += n.Count();
+            EXPECT_LE(n.Count(), 64u);
+        }
+    EXPECT_LT(double(items) / double(leaves), 8.0);
+}
+
+TEST(BfsBuilder, RealModels) {
+    CA_REQUIRE_MODELS(dir);
+    for (const char* name : {"stanford-bunny.obj", "nefertiti.obj", "ogre.obj", "teapot.obj", "sponza-33k.obj"}) {
+        SCOPED_TRACE(name);
+        const auto tris = testing::LoadObj(dir + "/" + name);
+        ASSERT_GT(tris.size(), 1000u);
+        const HostTree tree = BuildOnCpu(tris);
+        ExpectValid(tree, tris, {}, 600);
+    }
+}
+
+TEST(BfsBuilder, DepthBoundMakesLeaves) {
+    const auto tris = testing::TriangleSoup(20000, 0.05f, 4);
+    for (int bound : {0, 1, 3, 9}) {
+        SCOPED_TRACE(bound);
+        SahParams params;
+        params.max_depth = bound;
+        const HostTree tree = BuildOnCpu(tris, params);
+        EXPECT_LE(tree.max_depth, bound);
+        ExpectValid(tree, tris, params, 300);
+    }
+}
+
+TEST(BfsBuilder, EmptyAndSingleTriangle) {
+    const HostTree empty = BuildOnCpu({});
+    ASSERT_EQ(empty.nodes.size(), 1u);
+    EXPECT_TRUE(empty.nodes[0].IsLeaf());
+    EXPECT_EQ(empty.nodes[0].Count(), 0u);
+    EXPECT_TRUE(empty.indices.empty());
+
+    const std::vector<Triangle> one = {{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)}};
+    const HostTree tree = BuildOnCpu(one);
+    ExpectValid(tree, one, {}, 200);
+    EXPECT_EQ(tree.bounds.lo, Vec3(0, 0, 0));
+    EXPECT_EQ(tree.bounds.hi, Vec3(1, 1, 0));
+}
+
+TEST(BfsBuilder, DegenerateInput) {
+    std::vector<NamedScene> scenes;
+    // All triangles in one point.
+    scenes.push_back({"one point", std::vector<Triangle>(5000, Triangle{Vec3(1, 2, 3), Vec3(1, 2, 3), Vec3(1, 2, 3)})});
+    // All triangles in the plane z = 0.
+    auto flat = testing::TriangleSoup(8000, 0.1f, 5);
+    for (auto& t : flat) t.v0.z = t.v1.z = t.v2.z = 0.0f;
+    scenes.push_back({"coplanar", flat});
+    // Zero-area triangles (collinear corners), some lying along axes.
+    auto sticks = testing::TriangleSoup(4000, 0.1f, 6);
+    for (size_t i = 0; i < sticks.size(); ++i) {
+        auto& t = sticks[i];
+        t.v2 = i % 2 ? t.v0 + (t.v1 - t.v0) * 0.5f : t.v0;
+        if (i % 3 == 0) t.v1 = Vec3(t.v0.x + 0.1f, t.v0.y, t.v0.z), t.v2 = t.v1;
+    }
+    scenes.push_back({"zero area", sticks});
+    // Identical triangles, with a few others.
+    std::vector<Triangle> same(3000, Triangle{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 1)});
+    const auto others = testing::TriangleSoup(500, 0.1f, 7);
+    same.insert(same.end(), others.begin(), others.end());
+    scenes.push_back({"identical plus others", same});
+    // Points on a line, so every cell is thin.
+    std::vector<Triangle> line;
+    for (int i = 0; i < 3000; ++i) {
+        const Vec3 p(float(i % 97) * 0.01f, 0.0f, 0.0f);
+        line.push_back({p, p, p});
+    }
+    scenes.push_back({"points on a line", line});
+    for (const auto& scene : scenes) {
+        SCOPED_TRACE(scene.name);
+        const HostTree tree = BuildOnCpu(scene.tris);
+        EXPECT_EQ(testing::CheckStructure(tree, scene.tris.size(), SahParams{}.max_depth), "");
+        EXPECT_EQ(testing::CheckCompleteness(tree, scene.tris), "");
+        std::string problem;
+        EXPECT_EQ(testing::CountRayMismatches(tree, scene.tris, 300, 99, &problem), 0) << problem;
+    }
+}
+
+TEST(BfsBuilder, MillionIdenticalTriangles) {
+    const std::vector<Triangle> tris(1000000, Triangle{Vec3(0, 0, 0), Vec3(2, 0, 0), Vec3(0, 1, 3)});
+    BfsBuildStats stats;
+    const HostTree tree = BuildOnCpu(tris, {}, &stats);
+    EXPECT_EQ(testing::CheckStructure(tree, tris.size(), SahParams{}.max_depth), "");
+    // Every split puts every triangle on both sides, so the root is one leaf of all of them.
+    ASSERT_EQ(tree.nodes.size(), 1u);
+    EXPECT_EQ(stats.large_leaves, 1u);
+    EXPECT_EQ(stats.large_leaf_items, 1000000u);
+    EXPECT_EQ(tree.nodes[0].Count(), 1000000u);
+    std::vector<uint32_t> sorted = tree.indices;
+    std::sort(sorted.begin(), sorted.end());
+    for (uint32_t i = 0; i < sorted.size(); ++i) ASSERT_EQ(sorted[i], i);
+}
+
+TEST(BfsBuilder, TreeDoesNotDependOnTheOrderOfEntries) {
+    // The GPU's chunk atomics lay out each node's entries in any order; decisions must depend only
+    // on the sets. Permuting the input permutes every work list, so the tree must be the same up
+    // to renaming the triangles.
+    for (const auto& scene : GeneratedScenes()) {
+        SCOPED_TRACE(scene.name);
+        const auto& tris = scene.tris;
+        std::vector<uint32_t> perm(tris.size());
+        for (uint32_t i = 0; i < perm.size(); ++i) perm[i] = i;
+        Rng rng(31, 0, 0, 0);
+        for (size_t i = perm.size() - 1; i > 0; --i) std::swap(perm[i], perm[rng.NextU32() % (i + 1)]);
+        std::vector<Triangle> permuted(tris.size());
+        for (size_t i = 0; i < tris.size(); ++i) permuted[i] = tris[perm[i]];
+        const HostTree a = BuildOnCpu(tris);
+        HostTree b = BuildOnCpu(permuted);
+        for (uint32_t& index : b.indices) index = perm[index];
+        EXPECT_EQ(testing::CompareTrees(a, b), "");
+    }
+}
+
+TEST(BfsBuilder, RebuildsReuseTheBuilderAndGiveTheSameTree) {
+    Backend cpu = Backend::Cpu();
+    BfsSahBuilder builder(cpu);
+    const auto big = testing::TriangleSoup(40000, 0.05f, 8);
+    const auto small = testing::Sphere(8, 16);
+    SahTree tree(cpu);
+    builder.Build(Span<const Triangle>(big), tree);
+    const HostTree first = testing::Download(tree);
+    builder.Build(Span<const Triangle>(small), tree);
+    ExpectValid(testing::Download(tree), small, {}, 300);
+    builder.Build(Span<const Triangle>(big), tree);
+    EXPECT_EQ(testing::CompareTrees(first, testing::Download(tree)), "");
+    // The CPU order is deterministic: indices are identical too.
+    EXPECT_EQ(first.indices, testing::Download(tree).indices);
+}
+
+}  // namespace
+}  // namespace caustica

@@ -1,0 +1,173 @@
+#include "tests/kdtree/triangle/kdtree_test_helpers.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/backend.h"
+#include "core/rng.h"
+#include "kdtree/triangle/exact_sah_builder.h"
+#include "kdtree/triangle/trace_rays.h"
+#include "kdtree/triangle/tree_validator.h"
+#include "renderer/bench/generated_meshes.h"
+#include "renderer/bench/ray_sets.h"
+
+#include "kdtree/triangle/bfs_builder.h"
+
+namespace caustica::testing {
+namespace {
+
+Aabb BoundsOf(const std::vector<Triangle>& triangles) {
+    Aabb b;
+    for (const Triangle& t : triangles) b.Extend(t.Bounds());
+    return b;
+}
+
+Vec3 Corner(const Triangle& t, int k) { return k == 0 ? t.v0 : (k == 1 ? t.v1 : t.v2); }
+
+template <class T>
+void Append(std::vector<T>& out, const std::vector<T>& more) { out.insert(out.end(), more.begin(), more.end()); }
+
+// A point on a sphere around the box, outside it.
+Vec3 OutsidePoint(const Aabb& box, Rng& rng) {
+    const float z = 2.0f * rng.NextFloat() - 1.0f, phi = 6.2831853f * rng.NextFloat();
+    const float r = std::sqrt(std::max(0.0f, 1.0f - z * z));
+    const float radius = 0.75f * Length(box.Extent()) + 1.0f;
+    return box.Center() + Vec3(r * std::cos(phi), r * std::sin(phi), z) * radius;
+}
+
+}  // namespace
+
+std::vector<Triangle> RandomTriangles(size_t count, uint64_t seed, float extent, float size) {
+    std::vector<Triangle> out(count);
+    for (size_t i = 0; i < count; ++i) {
+        Rng rng(seed, 0, 7, i);
+        const Vec3 c(extent * rng.NextFloat(), extent * rng.NextFloat(), extent * rng.NextFloat());
+        const auto corner = [&] {
+            return c + Vec3(rng.NextFloat() - 0.5f, rng.NextFloat() - 0.5f, rng.NextFloat() - 0.5f) * size;
+        };
+        out[i] = {corner(), corner(), corner()};
+    }
+    return out;
+}
+
+std::vector<NamedScene> GeneratedScenes() {
+    std::vector<NamedScene> scenes;
+    scenes.push_back({"random_triangles", RandomTriangles(3000, 11, 10.0f, 1.0f)});
+    // Spheres and boxes that touch each other and share box edges (two boxes side by side).
+    std::vector<Triangle> mixed = TessellatedSphere(Vec3(0.0f), 1.0f, 12, 24);
+    Append(mixed, TessellatedSphere(Vec3(2.0f, 0.0f, 0.0f), 1.0f, 9, 17));
+    Append(mixed, TessellatedBox(Aabb(Vec3(-1.0f, 1.0f, -1.0f), Vec3(1.0f, 3.0f, 1.0f)), 4));
+    Append(mixed, TessellatedBox(Aabb(Vec3(1.0f, 1.0f, -1.0f), Vec3(3.0f, 3.0f, 1.0f)), 3));
+    Append(mixed, TessellatedTorus(Vec3(0.0f, -3.0f, 0.0f), 1.0f, 0.4f, 20, 10));
+    scenes.push_back({"spheres_boxes_torus", std::move(mixed)});
+    // Two flat grids: one in a plane, one across it (axis-aligned planar triangles).
+    std::vector<Triangle> grids = FlatGrid(-2.0f, 2.0f, 0.0f, 24);
+    for (const Triangle& t : FlatGrid(-1.0f, 1.0f, 0.5f, 10))
+        grids.push_back({Vec3(t.v0.x, t.v0.z, t.v0.y), Vec3(t.v1.x, t.v1.z, t.v1.y), Vec3(t.v2.x, t.v2.z, t.v2.y)});
+    scenes.push_back({"grids", std::move(grids)});
+    scenes.push_back({"instanced", InstancedMeshScene(20000, 5)});
+    return scenes;
+}
+
+std::vector<std::string> ModelFiles() {
+    return {"stanford-bunny.obj", "nefertiti.obj", "ogre.obj", "teapot.obj", "sponza-33k.obj"};
+}
+
+std::vector<BuilderCase> CpuBuilders() {
+    std::vector<BuilderCase> cases;
+    cases.push_back({"exact", [](Span<const Triangle> triangles, const SahParams& params, SahTree& out) {
+                         BuildExactSahTree(triangles, params, out);
+                     }});
+    cases.push_back({"bfs_cpu", [](Span<const Triangle> triangles, const SahParams& params, SahTree& out) {
+                         const Backend cpu = Backend::Cpu();
+                         BfsSahBuilder(cpu, params).Build(triangles, out);
+                     }});
+    return cases;
+}
+
+std::vector<Ray> MixedRays(const std::vector<Triangle>& triangles, size_t per_kind, uint64_t seed) {
+    const Aabb box = BoundsOf(triangles);
+    std::vector<Ray> rays;
+    const int side = std::max(1, int(std::sqrt(double(per_kind))));
+    Append(rays, CameraRays(box, side, side));
+    Append(rays, RandomRays(box, per_kind, seed));
+    if (triangles.empty()) return rays;
+    const float scale = box.Empty() ? 1.0f : std::max(MaxComponent(box.Extent()), 1e-3f);
+    for (size_t i = 0; i < per_kind; ++i) {
+        Rng rng(seed, 0, 2, i);
+        const Triangle& t = triangles[rng.NextU32() % triangles.size()];
+        const Vec3 v = Corner(t, int(rng.NextU32() % 3));
+        const Vec3 w = Corner(t, int(rng.NextU32() % 3));
+        // Along an axis: half exactly through a vertex (the ray then lies in split planes through
+        // that vertex), half from random points.
+        const int axis = int(rng.NextU32() % 3);
+        Vec3 d(0.0f);
+        d[axis] = (rng.NextU32() & 1) ? 1.0f : -1.0f;
+        const Vec3 from = (i & 1) ? v - d * (2.0f * scale) : box.lo + box.Extent() * Vec3(rng.NextFloat(), rng.NextFloat(), rng.NextFloat());
+        rays.emplace_back(from, d);
+        // Exactly at a vertex, and at an edge midpoint, from outside.
+        const Vec3 o = OutsidePoint(box, rng);
+        rays.emplace_back(o, v - o);
+        rays.emplace_back(o, (v + w) * 0.5f - o);
+        // From a point on a triangle in a random direction; tmin skips the surface itself.
+        const float a = rng.NextFloat(), b = rng.NextFloat();
+        const float u = a + b > 1.0f ? 1.0f - a : a, s = a + b > 1.0f ? 1.0f - b : b;
+        const Vec3 p = t.v0 * (1.0f - u - s) + t.v1 * u + t.v2 * s;
+        const float z = 2.0f * rng.NextFloat() - 1.0f, phi = 6.2831853f * rng.NextFloat();
+        const float r = std::sqrt(std::max(0.0f, 1.0f - z * z));
+        rays.emplace_back(p, Vec3(r * std::cos(phi), r * std::sin(phi), z), 1e-4f * scale);
+    }
+    return rays;
+}
+
+std::vector<Ray> RaysFromInsideThroughVerticesAndEdges(const std::vector<Triangle>& closed_mesh, Vec3 inside) {
+    std::vector<Ray> rays;
+    for (const Triangle& t : closed_mesh)
+        for (int k = 0; k < 3; ++k) {
+            const Vec3 a = Corner(t, k), b = Corner(t, (k + 1) % 3);
+            rays.emplace_back(inside, a - inside);
+            rays.emplace_back(inside, (a + b) * 0.5f - inside);
+        }
+    return rays;
+}
+
+size_t ExpectMatchesBruteForce(const SahTree& tree, const std::vector<Triangle>& triangles,
+                               const std::vector<Ray>& rays, const std::string& what) {
+    const Backend cpu = Backend::Cpu();
+    const Span<const Triangle> tris(triangles);
+    std::vector<Hit> tree_hits(rays.size()), brute_hits(rays.size());
+    TraceClosestHits(cpu, tree.View(), tris, Span<const Ray>(rays), Span<Hit>(tree_hits));
+    BruteForceClosestHits(cpu, tris, Span<const Ray>(rays), Span<Hit>(brute_hits));
+    size_t mismatches = 0, hit_count = 0;
+    for (size_t i = 0; i < rays.size(); ++i) {
+        const Hit& a = tree_hits[i];
+        const Hit& b = brute_hits[i];
+        hit_count += b.Valid();
+        const bool same = a.triangle == b.triangle && (!b.Valid() || (a.t == b.t && a.u == b.u && a.v == b.v));
+        if (!same && mismatches++ < 5)
+            ADD_FAILURE() << what << ": ray " << i << " (origin " << rays[i].origin.x << " " << rays[i].origin.y << " "
+                          << rays[i].origin.z << ", direction " << rays[i].direction.x << " " << rays[i].direction.y
+                          << " " << rays[i].direction.z << "): tree hits triangle " << a.triangle << " at t=" << a.t
+                          << ", brute force triangle " << b.triangle << " at t=" << b.t;
+    }
+    EXPECT_EQ(mismatches, 0u) << what << ": closest-hit mismatches out of " << rays.size() << " rays";
+
+    const std::vector<Ray> shadow = ShadowRays(rays, brute_hits, PointLightFor(tree.bounds));
+    std::vector<uint8_t> tree_occ(shadow.size()), brute_occ(shadow.size());
+    TraceOcclusion(cpu, tree.View(), tris, Span<const Ray>(shadow), Span<uint8_t>(tree_occ));
+    BruteForceOcclusion(cpu, tris, Span<const Ray>(shadow), Span<uint8_t>(brute_occ));
+    size_t occ_mismatches = 0;
+    for (size_t i = 0; i < shadow.size(); ++i) occ_mismatches += tree_occ[i] != brute_occ[i];
+    EXPECT_EQ(occ_mismatches, 0u) << what << ": any-hit mismatches out of " << shadow.size() << " shadow rays";
+    return hit_count;
+}
+
+void ExpectValidTree(const SahTree& tree, const std::vector<Triangle>& triangles, const SahParams& params,
+                     const std::string& what) {
+    const TreeValidationReport report = ValidateTree(tree, Span<const Triangle>(triangles), params);
+    EXPECT_TRUE(report.ok) << what << ": " << report.Summary();
+}
+
+}  // namespace caustica::testing

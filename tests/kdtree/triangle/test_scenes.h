@@ -1,0 +1,91 @@
+// Triangle scenes for the kd-tree tests: generated ones (seeded, reproducible) and the real meshes
+// in ../shared/models read with the scene loader.
+#pragma once
+
+
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/rng.h"
+#include "kdtree/triangle/triangle.h"
+#include "renderer/bench/scene_triangles.h"
+
+namespace caustica::testing {
+
+inline Vec3 RandomPoint(Rng& rng, Vec3 lo, Vec3 hi) {
+    return Vec3(lo.x + (hi.x - lo.x) * rng.NextFloat(), lo.y + (hi.y - lo.y) * rng.NextFloat(),
+                lo.z + (hi.z - lo.z) * rng.NextFloat());
+}
+
+// Triangles whose corners are anywhere in the unit cube: long, crossing triangles.
+inline std::vector<Triangle> RandomTriangles(int n, uint64_t seed) {
+    Rng rng(seed, 0, 0, 0);
+    std::vector<Triangle> t(n);
+    for (auto& tri : t) {
+        tri.v0 = RandomPoint(rng, Vec3(0.0f), Vec3(1.0f));
+        tri.v1 = RandomPoint(rng, Vec3(0.0f), Vec3(1.0f));
+        tri.v2 = RandomPoint(rng, Vec3(0.0f), Vec3(1.0f));
+    }
+    return t;
+}
+
+// Small triangles (corners within 'size' of a centre) scattered in a 10-unit cube.
+inline std::vector<Triangle> TriangleSoup(int n, float size, uint64_t seed) {
+    Rng rng(seed, 0, 1, 0);
+    std::vector<Triangle> t(n);
+    for (auto& tri : t) {
+        const Vec3 c = RandomPoint(rng, Vec3(-5.0f), Vec3(5.0f));
+        tri.v0 = c + RandomPoint(rng, Vec3(-size), Vec3(size));
+        tri.v1 = c + RandomPoint(rng, Vec3(-size), Vec3(size));
+        tri.v2 = c + RandomPoint(rng, Vec3(-size), Vec3(size));
+    }
+    return t;
+}
+
+// A UV sphere of radius r around c: 2 * rings * segments triangles (closed, shared edges).
+inline std::vector<Triangle> Sphere(int rings, int segments, Vec3 c = Vec3(0.0f), float r = 1.0f) {
+    auto at = [&](int i, int j) {
+        const float theta = 3.14159265f * float(i) / float(rings);
+        const float phi = 2.0f * 3.14159265f * float(j % segments) / float(segments);
+        return c + Vec3(std::sin(theta) * std::cos(phi), std::cos(theta), std::sin(theta) * std::sin(phi)) * r;
+    };
+    std::vector<Triangle> t;
+    for (int i = 0; i < rings; ++i)
+        for (int j = 0; j < segments; ++j) {
+            t.push_back({at(i, j), at(i + 1, j), at(i + 1, j + 1)});
+            t.push_back({at(i, j), at(i + 1, j + 1), at(i, j + 1)});
+        }
+    return t;
+}
+
+// Axis-aligned unit cubes on a grid: many triangles lying in common planes.
+inline std::vector<Triangle> CubeGrid(int per_side) {
+    std::vector<Triangle> t;
+    for (int x = 0; x < per_side; ++x)
+        for (int y = 0; y < per_side; ++y)
+            for (int z = 0; z < per_side; ++z) {
+                const Vec3 o(2.0f * x, 2.0f * y, 2.0f * z);
+                for (int axis = 0; axis < 3; ++axis)
+                    for (int side = 0; side < 2; ++side) {
+                        const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+                        Vec3 p[4];
+                        for (int k = 0; k < 4; ++k) {
+                            p[k] = o;
+                            p[k][axis] += float(side);
+                            p[k][u] += float(k == 1 || k == 2);
+                            p[k][v] += float(k >= 2);
+                        }
+                        t.push_back({p[0], p[1], p[2]});
+                        t.push_back({p[0], p[2], p[3]});
+                    }
+            }
+    return t;
+}
+
+// The triangles of an OBJ file, through the project's checked mesh loader.
+inline std::vector<Triangle> LoadObj(const std::string& path) { return LoadTrianglesForBench(path); }
+
+}  // namespace caustica::testing

@@ -1,0 +1,47 @@
+// The kd-tree benchmark end to end on a small generated scene (CPU, exact builder), and its usage
+// errors.
+#include "renderer/bench/bench_kdtree.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.h"
+
+namespace caustica {
+namespace {
+
+std::string ReadFile(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+TEST(BenchKdTree, SmallRunWritesEveryField) {
+    const std::string json = (std::filesystem::temp_directory_path() / "caustica_bench_kdtree_test.json").string();
+    ASSERT_EQ(BenchKdTreeMain({"--triangles", "3000", "--device", "cpu", "--builder", "exact", "--reference", "--repeat",
+                               "2", "--rays", "4000", "--json", json}),
+              0);
+    const std::string text = ReadFile(json);
+    for (const char* key : {"\"device\"", "\"triangles\"", "\"build_ms\"", "\"median\"", "\"min\"", "\"max\"", "\"nodes\"",
+                            "\"leaves\"", "\"max_depth\"", "\"sah_cost\"", "\"reference_sah_cost\"",
+                            "\"reference_primary_mrays_per_s\"", "\"peak_device_bytes\"", "\"primary_mrays_per_s\"",
+                            "\"shadow_mrays_per_s\"", "\"incoherent_mrays_per_s\"", "\"hits_checked\"",
+                            "\"hit_mismatches\": 0,", "\"commit\"", "\"date\""})
+        EXPECT_NE(text.find(key), std::string::npos) << key << " missing in\n" << text;
+    std::remove(json.c_str());
+}
+
+TEST(BenchKdTree, UsageErrorsAreInputErrors) {
+    EXPECT_THROW(BenchKdTreeMain({"--builder", "median"}), InputError);
+    EXPECT_THROW(BenchKdTreeMain({"--scene", "a.obj", "--triangles", "5"}), InputError);
+    EXPECT_THROW(BenchKdTreeMain({"--scene", "/nonexistent/mesh.obj", "--device", "cpu", "--builder", "exact"}), InputError);
+    EXPECT_THROW(BenchKdTreeMain({"--repeat", "0"}), InputError);
+}
+
+}  // namespace
+}  // namespace caustica

@@ -1,0 +1,83 @@
+// caustica render as a user runs it: output files, determinism, --resume, and bad input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "core/error.h"
+#include "renderer/cli/commands.h"
+
+namespace caustica {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadBytes(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+class RenderCommand : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir = fs::path(::testing::TempDir()) / ("caustica-render-" + std::to_string(::getpid()));
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+    }
+    void TearDown() override { fs::remove_all(dir); }
+    Args Render(const std::string& pattern, const Args& extra = {}) const {
+        Args args = {std::string(CAUSTICA_SOURCE_DIR) + "/scenes/orbit.yaml", "-o", (dir / pattern).string(),
+                     "--device", "cpu", "--width", "48", "--height", "36", "--photons", "5000", "--samples", "1"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return args;
+    }
+    fs::path dir;
+};
+
+TEST_F(RenderCommand, WritesEveryFrameAndTheSameFilesTwice) {
+    ASSERT_EQ(RenderMain(Render("a_%03d.png", {"--frames", "2:4"})), 0);
+    ASSERT_EQ(RenderMain(Render("b_%03d.png", {"--frames", "2:4"})), 0);
+    for (int f = 2; f <= 4; ++f) {
+        char a[32], b[32];
+        std::snprintf(a, sizeof(a), "a_%03d.png", f);
+        std::snprintf(b, sizeof(b), "b_%03d.png", f);
+        ASSERT_TRUE(fs::exists(dir / a)) << a;
+        EXPECT_EQ(ReadBytes(dir / a), ReadBytes(dir / b)) << "frame " << f << " differs between two runs";
+    }
+    EXPECT_FALSE(fs::exists(dir / "a_001.png"));
+    EXPECT_FALSE(fs::exists(dir / "a_005.png"));
+    // The animation moves: frames differ.
+    EXPECT_NE(ReadBytes(dir / "a_002.png"), ReadBytes(dir / "a_004.png"));
+}
+
+TEST_F(RenderCommand, ResumeSkipsFramesAlreadyWritten) {
+    ASSERT_EQ(RenderMain(Render("f_%d.png", {"--frames", "0:1"})), 0);
+    std::ofstream(dir / "f_1.png") << "marker";  // a frame that --resume must leave alone
+    ASSERT_EQ(RenderMain(Render("f_%d.png", {"--frames", "0:2", "--resume"})), 0);
+    EXPECT_EQ(ReadBytes(dir / "f_1.png"), "marker");
+    EXPECT_TRUE(fs::exists(dir / "f_2.png"));
+}
+
+TEST_F(RenderCommand, BadInputIsAnInputErrorAndWritesNothing) {
+    EXPECT_THROW(RenderMain(Render("missing_folder/f_%d.png")), InputError);
+    EXPECT_THROW(RenderMain(Render("f.png", {"--frames", "0:3"})), InputError);  // no frame number
+    EXPECT_THROW(RenderMain(Render("f_%d_%d.png")), InputError);
+    EXPECT_THROW(RenderMain(Render("f_%d.png", {"--frames", "5:2"})), InputError);
+    EXPECT_THROW(RenderMain(Render("f_%d.png", {"--samples", "0"})), InputError);
+    EXPECT_THROW(RenderMain(Render("f_%d.png", {"--photons", "-3"})), InputError);
+    EXPECT_THROW(RenderMain(Render("f_%d.png", {"--bogus"})), InputError);
+    EXPECT_THROW(RenderMain({"/nonexistent/scene.yaml", "-o", (dir / "x.png").string()}), InputError);
+    EXPECT_TRUE(fs::is_empty(dir));
+}
+
+TEST_F(RenderCommand, AnUnwritableFileIsARuntimeErrorAndLeavesNoPartialFile) {
+    fs::create_directories(dir / "taken.png");  // a folder where the file should go
+    EXPECT_THROW(RenderMain(Render("taken.png", {"--frames", "0:0"})), RuntimeError);
+    for (const auto& entry : fs::directory_iterator(dir))
+        EXPECT_EQ(entry.path().filename(), "taken.png") << "left behind: " << entry.path();
+}
+
+}  // namespace
+}  // namespace caustica

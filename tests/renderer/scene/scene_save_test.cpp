@@ -1,0 +1,97 @@
+// Saving a scene and loading it back gives an equal scene; saving never leaves half a file.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "renderer/scene/scene_eval.h"
+#include "renderer/scene/scene_loader.h"
+#include "renderer/scene/scene_save.h"
+#include "tests/renderer/scene/scene_test_util.h"
+
+namespace caustica {
+namespace {
+
+using testing::SourcePath;
+using testing::TempDir;
+
+class SaveShipped : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SaveShipped, RoundTripIsEqual) {
+    const Scene original = LoadScene(SourcePath(std::string("scenes/") + GetParam()));
+    TempDir dir;
+    const std::string path = dir.Path("saved.yaml");
+    SaveScene(original, path);
+    const Scene loaded = LoadScene(path);
+    EXPECT_TRUE(loaded == original) << SceneToYaml(loaded, dir.Path());
+    EXPECT_EQ(SceneToYaml(loaded, dir.Path()), SceneToYaml(original, dir.Path()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Scenes, SaveShipped,
+                         ::testing::Values("ring.yaml", "champagne.yaml", "cornell-glass.yaml", "pool.yaml", "orbit.yaml"));
+
+TEST(SaveScene, EditedValuesSurvive) {
+    Scene scene = LoadScene(SourcePath("scenes/orbit.yaml"));
+    scene.lights[0].position = Vec3(1.25f, 3.5f, -0.1f);
+    scene.lights[0].power = 77.7f;
+    scene.lights[0].color = Rgb(0.1f, 0.2f, 0.3f);
+    scene.objects[1].transform.translate = Vec3(0.3f, 0.15f, 0.2f);
+    scene.objects[1].transform.rotate.kind = Rotation::Kind::axis_angle;
+    scene.objects[1].transform.rotate.axis = Normalize(Vec3(1, 2, 3));
+    scene.objects[1].transform.rotate.angle_degrees = 33.3f;
+    scene.camera.position = Vec3(0.1f, 4.0f, 4.4f);
+    scene.camera.fov_degrees = 51.5f;
+    TempDir dir;
+    SaveScene(scene, dir.Path("edited.yaml"));
+    const Scene loaded = LoadScene(dir.Path("edited.yaml"));
+    EXPECT_TRUE(loaded == scene);
+    EXPECT_EQ(loaded.lights[0].position, scene.lights[0].position);
+    EXPECT_TRUE(loaded.objects[1].transform == scene.objects[1].transform);
+    EXPECT_EQ(loaded.camera.fov_degrees, 51.5f);
+}
+
+TEST(SaveScene, PathsAreRewrittenForTheNewFolder) {
+    TempDir dir;
+    dir.File("a/models/tri.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+    const std::string yaml =
+        "materials:\n  w: {type: diffuse, texture: tex/missing.png}\n"
+        "objects:\n  - {mesh: models/tri.obj, material: w}\n"
+        "  - shape: {type: heightfield, image: h.png, waves: [{amplitude: 0.1}]}\n";
+    const std::string path = dir.File("a/s.yaml", yaml);
+    SceneLoadOptions quiet;
+    quiet.print_warnings = false;
+    const Scene scene = LoadSceneFromString(yaml, path, quiet);
+    EXPECT_EQ(scene.warnings.size(), 2u);  // the texture and the image are missing
+    std::filesystem::create_directories(dir.Path("b/c"));
+    SaveScene(scene, dir.Path("b/c/s.yaml"));
+    const std::string text = SceneToYaml(scene, dir.Path("b/c"));
+    EXPECT_NE(text.find("mesh: ../../a/models/tri.obj"), std::string::npos) << text;
+    EXPECT_NE(text.find("texture: ../../a/tex/missing.png"), std::string::npos) << text;
+    const Scene loaded = LoadSceneFromString(text, dir.Path("b/c/s.yaml"), quiet);
+    EXPECT_TRUE(loaded == scene);
+    EXPECT_EQ(loaded.objects[0].mesh_path, dir.Path("a/models/tri.obj"));
+}
+
+TEST(SaveScene, FailureNamesThePathAndLeavesNothing) {
+    const Scene scene = LoadScene(SourcePath("scenes/ring.yaml"));
+    TempDir dir;
+    const std::string bad = dir.Path("no/such/folder/s.yaml");
+    try {
+        SaveScene(scene, bad);
+        ADD_FAILURE() << "no error";
+    } catch (const RuntimeError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind(bad + ": cannot write the scene", 0), 0u) << e.what();
+    }
+    // Saving over a folder fails at the rename; the temporary file is removed.
+    std::filesystem::create_directories(dir.Path("taken"));
+    EXPECT_THROW(SaveScene(scene, dir.Path("taken")), RuntimeError);
+    int files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.Path())) files += entry.is_regular_file() ? 1 : 0;
+    EXPECT_EQ(files, 0);
+    // Overwriting an existing scene replaces it whole.
+    const std::string path = dir.File("s.yaml", "old");
+    SaveScene(scene, path);
+    EXPECT_TRUE(LoadScene(path) == scene);
+}
+
+}  // namespace
+}  // namespace caustica
