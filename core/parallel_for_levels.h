@@ -7,7 +7,7 @@
 // tree. A small tree's levels are a few hundred nodes each, so when every level is small the GPU
 // runs all of them in one block, with a barrier between levels, instead of a launch per level: on
 // the ring's frame the up and down passes took 0.31 ms of kernel time against 0.46 ms
-// (docs/benchmarks.md, runs 15 and 16; the frame time did not show it).
+// (docs/benchmarks-history.md, runs 15 and 16; the frame time did not show it).
 #pragma once
 
 #include <algorithm>

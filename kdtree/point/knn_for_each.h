@@ -2,8 +2,8 @@
 // left them, instead of writing them all out: on the GPU the exact method's heap stays in shared
 // memory, so a render pass that only reduces the neighbours (the caustic filter) needs no room for
 // k neighbours per query (800 MB at 1080p and k = 50; as fast as a separate filter pass within
-// 0.05 ms, docs/benchmarks.md run 17). KnnBatch (knn_batch.h) is this with a consumer that stores
-// them. A template for launch units (sources that nvcc compiles in a CUDA build).
+// 0.05 ms, docs/benchmarks-history.md run 17). KnnBatch (knn_batch.h) is this with a consumer
+// that stores them. A template for launch units (sources that nvcc compiles in a CUDA build).
 //
 //   struct Consumer { CA_HD void operator()(uint32_t query, KnnSlot neighbours, KnnOutcome o) const; };
 //

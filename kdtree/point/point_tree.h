@@ -58,7 +58,7 @@ struct PointTreeParams {
     // VVH cost of traversing a node; visiting one point costs 1. 4, not 1: leaves of a few more
     // points and half the nodes made the exact KNN 12-17% faster in coherent order on an H100
     // (1M plane and clustered sets, random order within 2%), and Algorithm 6 slower (it reads
-    // whole leaves three times); docs/benchmarks.md, run 20.
+    // whole leaves three times); docs/benchmarks-history.md, run 20.
     float cost_traversal = 4.0f;
     // Nodes at this depth become leaves (at most kMaxPointTreeDepth - 1).
     int max_depth = 48;

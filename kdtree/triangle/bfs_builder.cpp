@@ -78,7 +78,7 @@ CA_HD inline void EmitSmallRoot(uint32_t begin, uint32_t n, uint32_t root, uint3
 // sorted by triangle index, so that the masks, the candidate order and the leaves' index order do
 // not depend on the order in which the GPU's atomics laid the entries out. One item per entry: the
 // root's j-th source entry goes to its rank (at most 64 comparisons), where one thread sorting a
-// root's entries kept the GPU waiting on it (docs/benchmarks.md, run 13).
+// root's entries kept the GPU waiting on it (docs/benchmarks-history.md, run 13).
 struct CopySmallRootEntries {
     EntriesView src;
     SmallRootsView roots;

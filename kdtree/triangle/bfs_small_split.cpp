@@ -21,7 +21,7 @@ constexpr int kSplitBlock = 256;
 
 // Up to this many nodes a warp takes each: with a thread per node the ring's 12 small levels took
 // 84 us each, the GPU nearly idle. A level with many more nodes fills the GPU with a thread each;
-// a warp per node at every level made the 10M-triangle build 4% slower (docs/benchmarks.md,
+// a warp per node at every level made the 10M-triangle build 4% slower (docs/benchmarks-history.md,
 // run 12). The crossover between is not measured.
 constexpr uint32_t kWarpPerNodeMax = 16384;
 
