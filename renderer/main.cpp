@@ -1,12 +1,22 @@
 // caustica: the command-line entry point. Dispatches to a subcommand and turns errors into exit
-// codes: 0 success, 2 bad input or usage, 1 runtime failure.
+// codes: 0 success, 2 bad input or usage, 1 runtime failure (a failed write to standard output
+// included), 130 / 143 interrupted by SIGINT / SIGTERM (renderer/output/temporary_file.h).
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <iostream>
+#include <new>
 #include <string>
 
 #include "core/error.h"
 #include "renderer/bench/bench_command.h"
 #include "renderer/cli/commands.h"
+#include "renderer/output/temporary_file.h"
 
 namespace {
 
@@ -18,16 +28,36 @@ const char* kUsage =
     "commands:\n"
     "  view [SCENE]        show a scene live (no SCENE: the built-in ring scene)\n"
     "  render [SCENE] -o PATTERN [--frames A:B]\n"
-    "                      render frames headless to PNG files\n"
+    "                      render frames headless to PNG or JPEG files\n"
     "  bench kdtree|photons|frame ...\n"
     "                      benchmarks: print a table, write --json FILE\n"
     "  info SCENE          load and validate a scene, print its statistics\n"
     "\n"
     "Run 'caustica COMMAND --help' for the options of a command.\n";
 
-}  // namespace
+// Standard streams that can fail without ending the program: a closed descriptor 0, 1 or 2 is
+// opened on /dev/null (else the first file opened would take its number, and messages meant for
+// stderr would land in it), and a write into a closed pipe returns EPIPE instead of killing the
+// process with SIGPIPE: a reader of stderr that goes away must not stop a render.
+void GuardStandardStreams() {
+    for (int fd = 0; fd <= 2; ++fd)
+        if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+    signal(SIGPIPE, SIG_IGN);
+}
 
-int main(int argc, char** argv) {
+// Standard output is the result of info and the benchmarks' tables: losing it is a failure.
+int FlushStandardOutput(int code) {
+    errno = 0;
+    std::cout.flush();
+    const bool flushed = std::fflush(stdout) == 0;
+    const int error = errno;
+    if (flushed && !std::ferror(stdout) && std::cout) return code;
+    std::fprintf(stderr, "caustica: error: cannot write to standard output%s%s\n", error ? ": " : "",
+                 error ? std::strerror(error) : "");
+    return code == 0 ? 1 : code;
+}
+
+int Run(int argc, char** argv) {
     using namespace caustica;
     if (argc < 2) {
         std::fputs(kUsage, stderr);
@@ -49,8 +79,19 @@ int main(int argc, char** argv) {
     } catch (const InputError& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 2;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "caustica: error: out of memory (a memory allocation failed; try a smaller size)\n");
+        return 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "caustica: error: %s\n", e.what());
         return 1;
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    GuardStandardStreams();
+    caustica::InstallInterruptHandlers();
+    return FlushStandardOutput(Run(argc, argv));
 }

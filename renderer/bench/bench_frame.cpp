@@ -29,6 +29,7 @@ int BenchFrameMain(const std::vector<std::string>& args) {
     if (frames < 1 || frames > 100000) throw InputError(Concat("--frames ", frames, ": expected 1 to 100000"));
 
     const Scene scene = LoadSceneOrDefault(scene_path);
+    const std::optional<OutputFile> json_file = CheckJsonTarget(json_path);
     const Backend backend = Backend::Create(options.device);
     const RenderSettings settings = MakeRenderSettings(scene, options, backend);
     FrameRenderer renderer(backend);
@@ -86,7 +87,7 @@ int BenchFrameMain(const std::vector<std::string>& args) {
                 scene.path.c_str(), backend.Name(), width, height, settings.photons, settings.k,
                 KnnMethodName(settings.knn), fps, rows[9].t.median);
 
-    if (!json_path.empty()) {
+    if (json_file) {
         JsonWriter json;
         json.BeginObject();
         WriteBenchHeader(json, backend);
@@ -101,7 +102,7 @@ int BenchFrameMain(const std::vector<std::string>& args) {
         json.Key("fps").Number(fps);
         json.Key("peak_device_bytes").Integer(int64_t(DeviceMemoryCounters().peak_device_bytes));
         json.EndObject();
-        WriteTextFile(json_path, json.Text());
+        WriteOutputFile(*json_file, json.Text());
     }
     return 0;
 }

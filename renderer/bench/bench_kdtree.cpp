@@ -126,6 +126,7 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
     if (opt.triangles < 1)
         throw InputError("caustica bench kdtree: --triangles must be at least 1");
 
+    const std::optional<OutputFile> json_file = CheckJsonTarget(opt.json);
     const Backend backend = Backend::Create(opt.device);
     const std::vector<Triangle> host_triangles =
         opt.scene.empty() ? InstancedMeshScene(size_t(opt.triangles), uint64_t(opt.seed))
@@ -226,7 +227,7 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
                     reference_primary_mrays > 0 ? primary_mrays / reference_primary_mrays : 0.0);
     }
 
-    if (!opt.json.empty()) {
+    if (json_file) {
         JsonWriter json;
         json.BeginObject();
         json.Key("benchmark").String("kdtree");
@@ -261,7 +262,7 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
             json.Key("reference_primary_mrays_per_s").Number(reference_primary_mrays);
         }
         json.EndObject();
-        WriteTextFile(opt.json, json.Text());
+        WriteOutputFile(*json_file, json.Text());
         std::printf("  wrote %s\n", opt.json.c_str());
     }
     return 0;

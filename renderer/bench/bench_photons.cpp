@@ -198,6 +198,7 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
 
     PointDistribution distribution;
     ParsePointDistribution(distribution_name, &distribution);
+    const std::optional<OutputFile> json_file = CheckJsonTarget(json_path);
     const Backend backend = Backend::Create(device);
     const std::vector<Vec3> points = MakePoints(distribution, uint32_t(points_count), uint64_t(seed));
     const std::vector<Vec3> orders[2] = {MakeQueries(distribution, points, uint32_t(query_count), true, uint64_t(seed)),
@@ -332,7 +333,7 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
                     w.estimate_ratio);
     }
 
-    if (!json_path.empty()) {
+    if (json_file) {
         JsonWriter json;
         json.BeginObject();
         json.Key("benchmark").String("photons");
@@ -377,7 +378,7 @@ int BenchPhotonsMain(const std::vector<std::string>& args) {
             json.EndObject();
         }
         json.EndObject();
-        WriteTextFile(json_path, json.Text());
+        WriteOutputFile(*json_file, json.Text());
     }
     // Both within Zhou et al.'s 0.1% (the tests hold the exact search to 0).
     const bool counts_right = knn_check.count_mismatches + exact_check.count_mismatches == 0;

@@ -47,4 +47,9 @@ void WriteBenchHeader(JsonWriter& json, const Backend& backend) {
     json.Key("date").String(UtcNow());
 }
 
+std::optional<OutputFile> CheckJsonTarget(const std::string& path) {
+    if (path.empty()) return std::nullopt;
+    return CheckOutputFile("--json", path);
+}
+
 }  // namespace caustica

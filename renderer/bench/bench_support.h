@@ -3,11 +3,13 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/backend.h"
 #include "renderer/output/json_writer.h"
+#include "renderer/output/output_file.h"
 
 namespace caustica {
 
@@ -32,5 +34,8 @@ void WriteTiming(JsonWriter& json, const std::string& name, const Timing& t);
 
 // Writes "device", "device_name", "commit" and "date".
 void WriteBenchHeader(JsonWriter& json, const Backend& backend);
+
+// The --json target, checked before the benchmark runs; none when the option was not given.
+std::optional<OutputFile> CheckJsonTarget(const std::string& path);
 
 }  // namespace caustica

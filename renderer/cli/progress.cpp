@@ -23,6 +23,7 @@ void ProgressBar::Finish() {
 }
 
 void ProgressBar::Draw(bool final_line) {
+    if (stopped_) return;
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     const double rate = seconds > 0 ? done_ / seconds : 0.0;
     const double left = rate > 0 ? (total_ - done_) / rate : 0.0;
@@ -30,10 +31,15 @@ void ProgressBar::Draw(bool final_line) {
     const int filled = total_ > 0 ? done_ * kWidth / total_ : kWidth;
     std::string bar(size_t(filled), '#');
     bar.resize(kWidth, '.');
-    std::fprintf(stderr, "%s%s [%s] %d/%d %s, %.2f %s/s, %.0f s left%s", terminal_ ? "\r" : "", label_.c_str(),
-                 bar.c_str(), done_, total_, unit_.c_str(), rate, unit_.c_str(), left,
-                 terminal_ && !final_line ? "" : "\n");
-    std::fflush(stderr);
+    const bool written =
+        std::fprintf(stderr, "%s%s [%s] %d/%d %s, %.2f %s/s, %.0f s left%s", terminal_ ? "\r" : "", label_.c_str(),
+                     bar.c_str(), done_, total_, unit_.c_str(), rate, unit_.c_str(), left,
+                     terminal_ && !final_line ? "" : "\n") >= 0;
+    // A reader of stderr that went away (a closed pipe: EPIPE) stops the bar, not the work.
+    if (std::fflush(stderr) != 0 || !written) {
+        stopped_ = true;
+        std::clearerr(stderr);
+    }
 }
 
 }  // namespace caustica

@@ -1,5 +1,6 @@
 // A progress bar for long work on stderr: items done, rate and time left. On a terminal it redraws
-// one line; otherwise (logs, CI) it prints a line at every tenth of the work.
+// one line; otherwise (logs, CI) it prints a line at every tenth of the work. When stderr cannot
+// be written (its reader went away), the bar stops drawing and the work goes on.
 #pragma once
 
 #include <chrono>
@@ -19,7 +20,7 @@ private:
 
     std::string label_, unit_;
     int total_, done_ = 0, last_tenth_ = -1;
-    bool terminal_;
+    bool terminal_, stopped_ = false;
     std::chrono::steady_clock::time_point start_;
 };
 

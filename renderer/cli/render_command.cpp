@@ -1,6 +1,5 @@
-// caustica render: headless rendering of a scene's frames to PNG files.
+// caustica render: headless rendering of a scene's frames to PNG or JPEG files.
 #include <cstdio>
-#include <filesystem>
 #include <string>
 
 #include "core/backend.h"
@@ -38,14 +37,6 @@ FrameRange ParseFrames(const std::string& text) {
     return r;
 }
 
-// A bad output folder is reported before any rendering starts.
-void CheckOutputFolder(const std::string& path) {
-    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
-    std::error_code error;
-    if (!folder.empty() && !std::filesystem::is_directory(folder, error))
-        throw InputError(Concat("-o ", path, ": the folder ", folder.string(), " does not exist"));
-}
-
 }  // namespace
 
 int RenderMain(const Args& args) {
@@ -54,9 +45,12 @@ int RenderMain(const Args& args) {
     bool resume = false;
     RenderOptions options;
     ArgParser parser("caustica render",
-                     "Renders a scene's frames headless to PNG files, rebuilding both kd-trees every frame.");
+                     "Renders a scene's frames headless to PNG or JPEG files (by the extension), rebuilding both "
+                     "kd-trees every frame.");
     parser.Positional("SCENE", "a YAML scene file (default: the built-in ring scene)", &scene_path, true);
-    parser.Option("-o", "PATTERN", "output files, with one frame number such as out/frame_%04d.png (required)",
+    parser.Option("-o", "PATTERN",
+                  "output files, with one frame number such as out/frame_%04d.png (required): .png, .jpg or .jpeg; "
+                  "missing folders are created",
                   &pattern_text);
     parser.Option("--frames", "A:B",
                   "frames A through B at the scene's frame rate (default: the whole animation, or frame 0)",
@@ -80,7 +74,10 @@ int RenderMain(const Args& args) {
     if (count > 1 && !pattern.HasNumber())
         throw InputError(Concat("-o ", pattern_text, ": ", count,
                                 " frames need a frame number in the file pattern, such as frame_%04d.png"));
-    CheckOutputFolder(pattern.PathFor(frames.first));
+    // Every frame's file is checked, and its folder created, before the first frame is rendered.
+    OutputChecker outputs("-o");
+    const IfExists if_exists = resume ? IfExists::keep : IfExists::replace;
+    for (int f = frames.first; f <= frames.last; ++f) ImageFormatOf(outputs.Check(pattern.PathFor(f), if_exists));
 
     const Backend backend = Backend::Create(options.device);
     const RenderSettings settings = MakeRenderSettings(scene, options, backend);
@@ -94,15 +91,15 @@ int RenderMain(const Args& args) {
     SceneFrame frame;
     FrameInput input;
     for (int f = frames.first; f <= frames.last; ++f) {
-        const std::string path = pattern.PathFor(f);
-        if (resume && std::filesystem::exists(path)) {
+        const OutputFile file = outputs.Check(pattern.PathFor(f), if_exists);
+        if (resume && file.exists) {
             ++skipped;
         } else {
             EvaluateScene(scene, f / scene.settings.frame_rate, &frame);
             ToFrameInput(scene, frame, MakeImageSize(options), &input);
             renderer.Prepare(input, settings);
             for (int s = 0; s < samples; ++s) renderer.AddSample();
-            WritePng(renderer.CurrentImage(), path);
+            WriteImage(renderer.CurrentImage(), file);
         }
         if (count > 1) progress.Advance();
     }

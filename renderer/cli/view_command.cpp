@@ -1,7 +1,6 @@
 // caustica view: the live viewer, or, where no window can be opened, the same frame as a PNG file.
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 
 #include "core/error.h"
 #include "renderer/cli/commands.h"
@@ -22,7 +21,7 @@ int ViewMain(const Args& args) {
                      "(press h in the window for the keys). Without a display it renders the first frame to a "
                      "PNG file instead and says where.");
     parser.Positional("SCENE", "a YAML scene file (default: the built-in ring scene)", &scene_path, true);
-    parser.Option("--png", "FILE", "where to write the frame when no window can be opened", &fallback_path);
+    parser.Option("--png", "FILE", "where to write the frame when no window can be opened (.png, .jpg or .jpeg)", &fallback_path);
     parser.Option("--samples", "S", "samples per pixel of the PNG written without a window", &samples);
     parser.Option("--max-samples", "N", "samples the window accumulates while nothing moves", &options.max_samples);
     AddRenderOptions(parser, &options);
@@ -36,13 +35,15 @@ int ViewMain(const Args& args) {
     std::string why_no_window;
     if (WindowAvailable(&why_no_window)) return RunViewer(scene, scene_path, options, backend);
 
+    const OutputFile file = CheckOutputFile("--png", fallback_path);
+    ImageFormatOf(file);
     std::fprintf(stderr, "caustica view: no window (%s); rendering the first frame to a file instead\n",
                  why_no_window.c_str());
     FrameRenderer renderer(backend);
     PrepareFrame(renderer, scene, options, backend, 0.0);
     for (int s = 0; s < samples; ++s) renderer.AddSample();
-    WritePng(renderer.CurrentImage(), fallback_path);
-    std::printf("wrote %s (%s on %s, %u photons stored)\n", std::filesystem::absolute(fallback_path).c_str(), scene.path.c_str(),
+    WriteImage(renderer.CurrentImage(), file);
+    std::printf("wrote %s (%s on %s, %u photons stored)\n", file.path.c_str(), scene.path.c_str(),
                 backend.Describe().c_str(), renderer.stored_photons());
     return 0;
 }

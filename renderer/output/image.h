@@ -1,10 +1,11 @@
-// Linear-light images and their output as 8-bit sRGB PNG files.
+// Linear-light images and their output as 8-bit sRGB files: PNG or JPEG, by the file's extension.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "core/vec.h"
+#include "renderer/output/output_file.h"
 
 namespace caustica {
 
@@ -19,12 +20,20 @@ struct Image {
     const Rgb& at(int x, int y) const { return pixels[size_t(y) * size_t(width) + size_t(x)]; }
 };
 
-// Writes the image as an sRGB PNG. The file is written beside its final name and renamed into
-// place, so a failure (bad path, full disk) leaves no half-written file; it throws RuntimeError
-// naming the path and the reason.
-void WritePng(const Image& image, const std::string& path);
+enum class ImageFormat { png, jpeg };
 
-// Reads a PNG written by WritePng back as linear RGB (for tests and --resume checks).
-Image ReadPng(const std::string& path);
+// The format that a file name's extension asks for: .png, or .jpg / .jpeg (any case). Any other
+// extension is an InputError naming the supported ones; commands check it before any work.
+ImageFormat ImageFormatOf(const OutputFile& file);
+
+// The image as the bytes of a file in 'format' (JPEG at quality 95).
+std::string EncodeImage(const Image& image, ImageFormat format);
+
+// Writes the image to a checked target in the format of its name (output_file.h: through a
+// temporary file and a rename). Failures are RuntimeError naming the file and the reason.
+void WriteImage(const Image& image, const OutputFile& file);
+
+// Reads a PNG or JPEG file back as linear RGB (for tests).
+Image ReadImage(const std::string& path);
 
 }  // namespace caustica

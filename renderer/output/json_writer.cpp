@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 
 #include "core/error.h"
 
@@ -127,14 +126,6 @@ JsonWriter& JsonWriter::Null() {
 std::string JsonWriter::Text() const {
     CA_CHECK_MSG(stack_.empty() && !out_.empty(), "JSON: document not complete");
     return out_ + "\n";
-}
-
-void WriteTextFile(const std::string& path, const std::string& text) {
-    std::ofstream file(path, std::ios::binary);
-    if (!file) throw RuntimeError(Concat("cannot open ", path, " for writing"));
-    file << text;
-    file.close();
-    if (!file) throw RuntimeError(Concat("cannot write ", path));
 }
 
 }  // namespace caustica

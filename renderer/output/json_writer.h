@@ -6,7 +6,7 @@
 //   json.Key("device").String("cuda");
 //   json.Key("build_ms").BeginObject().Key("median").Number(2.5).EndObject();
 //   json.EndObject();
-//   WriteTextFile(path, json.Text());
+//   WriteOutputFile(checked_target, json.Text());   (output_file.h)
 #pragma once
 
 #include <cstdint>
@@ -45,8 +45,5 @@ private:
     std::string out_;
     std::vector<Level> stack_;
 };
-
-// Writes text to path; failure is a RuntimeError naming the path.
-void WriteTextFile(const std::string& path, const std::string& text);
 
 }  // namespace caustica

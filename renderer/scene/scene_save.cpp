@@ -8,8 +8,6 @@
 #include <cstring>
 #include <type_traits>
 #include <filesystem>
-#include <fstream>
-#include <random>
 
 #include "core/error.h"
 
@@ -262,29 +260,8 @@ private:
 
 std::string SceneToYaml(const Scene& scene, const std::string& directory) { return Writer(directory).Write(scene); }
 
-void SaveScene(const Scene& scene, const std::string& path) {
-    const fs::path target = fs::absolute(path);
-    const std::string text = "# Caustica scene (saved)\n" + SceneToYaml(scene, target.parent_path().string());
-    std::random_device random;
-    const fs::path temporary = target.parent_path() / Concat(".", target.filename().string(), ".tmp", random());
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out) throw RuntimeError(Concat(path, ": cannot write the scene (cannot create ", temporary.string(), ")"));
-        out.write(text.data(), static_cast<std::streamsize>(text.size()));
-        out.close();
-        if (!out) {
-            std::error_code ignored;
-            fs::remove(temporary, ignored);
-            throw RuntimeError(Concat(path, ": cannot write the scene (write failed; disk full?)"));
-        }
-    }
-    std::error_code ec;
-    fs::rename(temporary, target, ec);
-    if (ec) {
-        std::error_code ignored;
-        fs::remove(temporary, ignored);
-        throw RuntimeError(Concat(path, ": cannot write the scene (", ec.message(), ")"));
-    }
+std::string SavedSceneText(const Scene& scene, const std::string& path) {
+    return "# Caustica scene (saved)\n" + SceneToYaml(scene, fs::absolute(path).parent_path().string());
 }
 
 }  // namespace caustica

@@ -57,6 +57,16 @@ std::string NextScreenshotPath() {
     }
 }
 
+// A file the user asked for that cannot be written is reported, and the session goes on.
+template <class Save>
+void SaveOrSay(const Save& save) {
+    try {
+        save();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "caustica view: not saved: %s\n", e.what());
+    }
+}
+
 struct SdlWindow {
     SDL_Window* window = nullptr;
     SDL_Renderer* renderer = nullptr;
@@ -200,20 +210,23 @@ int RunViewer(Scene& scene, const std::string& scene_path, const RenderOptions& 
                         case SDLK_3: settings.view = ShadeView::CausticOnly; break;
                         case SDLK_4: settings.view = ShadeView::KnnRadius; break;
                         case SDLK_5: settings.view = ShadeView::TraversalCost; break;
-                        case SDLK_s: {
-                            const std::string path = EditedScenePath(scene_path);
-                            SaveScene(scene, path);
-                            std::printf("saved the edited scene to %s\n", path.c_str());
+                        case SDLK_s:
+                            SaveOrSay([&] {
+                                const OutputFile file = CheckOutputFile("", EditedScenePath(scene_path));
+                                WriteOutputFile(file, SavedSceneText(scene, file.path));
+                                std::printf("saved the edited scene to %s\n", file.given.c_str());
+                            });
                             edit = false;
                             break;
-                        }
-                        case SDLK_x: case SDLK_F12: {
-                            const std::string path = NextScreenshotPath();
-                            WritePng(renderer.CurrentImage(), path);
-                            std::printf("saved a screenshot to %s (%u samples)\n", path.c_str(), renderer.samples());
+                        case SDLK_x: case SDLK_F12:
+                            SaveOrSay([&] {
+                                const OutputFile file = CheckOutputFile("", NextScreenshotPath());
+                                WriteImage(renderer.CurrentImage(), file);
+                                std::printf("saved a screenshot to %s (%u samples)\n", file.given.c_str(),
+                                            renderer.samples());
+                            });
                             edit = false;
                             break;
-                        }
                         default: edit = false; break;
                     }
                     changed = changed || edit;

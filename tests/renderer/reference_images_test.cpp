@@ -27,12 +27,12 @@ TEST_P(ReferenceImages, MatchTheStoredImage) {
     // The stored file is 8-bit sRGB: compare with this rendering after the same rounding.
     const std::string reference = source + "/tests/renderer/reference/" + GetParam() + ".png";
     const std::string rendered = ::testing::TempDir() + "/caustica-" + GetParam() + ".png";
-    WritePng(renderer->CurrentImage(), rendered);
+    WriteImage(renderer->CurrentImage(), CheckOutputFile("", rendered));
     if (const char* update = std::getenv("CAUSTICA_UPDATE_REFERENCES"); update && std::string(update) == "1") {
-        WritePng(renderer->CurrentImage(), reference);
+        WriteImage(renderer->CurrentImage(), CheckOutputFile("", reference));
         GTEST_SKIP() << "rewrote " << reference;
     }
-    EXPECT_TRUE(testing::CloseImages(ReadPng(reference), ReadPng(rendered))) << "rendered: " << rendered;
+    EXPECT_TRUE(testing::CloseImages(ReadImage(reference), ReadImage(rendered))) << "rendered: " << rendered;
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, ReferenceImages,

@@ -61,7 +61,7 @@ TEST_F(RenderCommand, ResumeSkipsFramesAlreadyWritten) {
 }
 
 TEST_F(RenderCommand, BadInputIsAnInputErrorAndWritesNothing) {
-    EXPECT_THROW(RenderMain(Render("missing_folder/f_%d.png")), InputError);
+    EXPECT_THROW(RenderMain(Render("f_%d.exr")), InputError);  // not an image type it writes
     EXPECT_THROW(RenderMain(Render("f.png", {"--frames", "0:3"})), InputError);  // no frame number
     EXPECT_THROW(RenderMain(Render("f_%d_%d.png")), InputError);
     EXPECT_THROW(RenderMain(Render("f_%d.png", {"--frames", "5:2"})), InputError);
@@ -72,11 +72,20 @@ TEST_F(RenderCommand, BadInputIsAnInputErrorAndWritesNothing) {
     EXPECT_TRUE(fs::is_empty(dir));
 }
 
-TEST_F(RenderCommand, AnUnwritableFileIsARuntimeErrorAndLeavesNoPartialFile) {
+TEST_F(RenderCommand, AFolderWhereTheFileShouldGoIsRefusedAndNothingIsLeft) {
     fs::create_directories(dir / "taken.png");  // a folder where the file should go
-    EXPECT_THROW(RenderMain(Render("taken.png", {"--frames", "0:0"})), RuntimeError);
+    EXPECT_THROW(RenderMain(Render("taken.png", {"--frames", "0:0"})), InputError);
     for (const auto& entry : fs::directory_iterator(dir))
         EXPECT_EQ(entry.path().filename(), "taken.png") << "left behind: " << entry.path();
+}
+
+TEST_F(RenderCommand, MissingFoldersAreCreatedForEveryFrame) {
+    ASSERT_EQ(RenderMain(Render("new/%d/f.jpg", {"--frames", "0:2"})), 0);
+    for (int f = 0; f <= 2; ++f) {
+        const std::string bytes = ReadBytes(dir / "new" / std::to_string(f) / "f.jpg");
+        ASSERT_GE(bytes.size(), 3u) << "frame " << f;
+        EXPECT_EQ(bytes.substr(0, 3), "\xff\xd8\xff") << "frame " << f << " is not a JPEG file";
+    }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "renderer/output/output_file.h"
 #include "renderer/scene/scene_eval.h"
 #include "renderer/scene/scene_loader.h"
 #include "renderer/scene/scene_save.h"
@@ -13,6 +14,12 @@ namespace {
 
 using testing::SourcePath;
 using testing::TempDir;
+
+// Saves as the viewer does: the scene's text through the output room.
+void SaveScene(const Scene& scene, const std::string& path) {
+    const OutputFile file = CheckOutputFile("", path);
+    WriteOutputFile(file, SavedSceneText(scene, file.path));
+}
 
 class SaveShipped : public ::testing::TestWithParam<const char*> {};
 
@@ -71,19 +78,22 @@ TEST(SaveScene, PathsAreRewrittenForTheNewFolder) {
     EXPECT_EQ(loaded.objects[0].mesh_path, dir.Path("a/models/tri.obj"));
 }
 
-TEST(SaveScene, FailureNamesThePathAndLeavesNothing) {
+TEST(SaveScene, FoldersAreMadeFoldersRefusedAndFilesReplacedWhole) {
     const Scene scene = LoadScene(SourcePath("scenes/ring.yaml"));
     TempDir dir;
-    const std::string bad = dir.Path("no/such/folder/s.yaml");
-    try {
-        SaveScene(scene, bad);
-        ADD_FAILURE() << "no error";
-    } catch (const RuntimeError& e) {
-        EXPECT_EQ(std::string(e.what()).rfind(bad + ": cannot write the scene", 0), 0u) << e.what();
-    }
-    // Saving over a folder fails at the rename; the temporary file is removed.
+    // Missing folders are created.
+    const std::string deep = dir.Path("no/such/folder/s.yaml");
+    SaveScene(scene, deep);
+    EXPECT_TRUE(LoadScene(deep) == scene);
+    std::filesystem::remove_all(dir.Path("no"));
+    // A folder is refused before anything is written, and nothing is left beside it.
     std::filesystem::create_directories(dir.Path("taken"));
-    EXPECT_THROW(SaveScene(scene, dir.Path("taken")), RuntimeError);
+    try {
+        SaveScene(scene, dir.Path("taken"));
+        ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()), dir.Path("taken") + ": is a folder; only regular files are written");
+    }
     int files = 0;
     for (const auto& entry : std::filesystem::directory_iterator(dir.Path())) files += entry.is_regular_file() ? 1 : 0;
     EXPECT_EQ(files, 0);
