@@ -100,15 +100,25 @@ bool ArgParser::Parse(const std::vector<std::string>& args) {
                 if (i + 1 >= args.size())
                     throw InputError(Concat(command_, ": ", name, " expects a value (", it->metavar, ")"));
                 value = args[++i];
+                // "-o --help" has lost its value; a value that starts with -- is given as -o=--x.
+                if (value.rfind("--", 0) == 0)
+                    throw InputError(Concat(command_, ": ", name, " expects a value (", it->metavar, "), got the option ",
+                                            value, " (write ", name, "=", value, " if that is the value)"));
             } else if (it->is_flag && inline_value) {
                 throw InputError(Concat(command_, ": ", name, " takes no value"));
             }
+            if (!it->is_flag && value.empty())
+                throw InputError(Concat(command_, ": ", name, " expects a value (", it->metavar, "), got an empty one"));
             it->set(value);
             given_.push_back(name);
             continue;
         }
         if (next_positional >= positionals.size())
             throw InputError(Concat(command_, ": unexpected argument \"", arg, "\" (see ", command_, " --help)"));
+        // An unset shell variable gives an empty word: it must not mean the default.
+        if (arg.empty())
+            throw InputError(Concat(command_, ": ", positionals[next_positional]->name, " is empty",
+                                    positionals[next_positional]->optional ? " (leave it out for the default)" : ""));
         positionals[next_positional]->set(arg);
         given_.push_back(positionals[next_positional]->name);
         ++next_positional;

@@ -27,7 +27,9 @@ public:
     void Positional(const std::string& name, const std::string& help, std::string* target, bool optional);
 
     // Parses args (without the program and subcommand words). Returns false when --help was
-    // asked for and printed; throws InputError on a usage error.
+    // asked for and printed; throws InputError on a usage error. An option's value is the next
+    // word, or follows '=' (--name=value); the next word may not start with "--" (a forgotten
+    // value), and no value or positional argument may be empty.
     bool Parse(const std::vector<std::string>& args);
 
     std::string Help() const;
