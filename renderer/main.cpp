@@ -38,11 +38,14 @@ const char* kUsage =
 // Standard streams that can fail without ending the program: a closed descriptor 0, 1 or 2 is
 // opened on /dev/null (else the first file opened would take its number, and messages meant for
 // stderr would land in it), and a write into a closed pipe returns EPIPE instead of killing the
-// process with SIGPIPE: a reader of stderr that goes away must not stop a render.
+// process with SIGPIPE: a reader of stderr that goes away must not stop a render. Likewise a
+// write past the file-size limit (ulimit -f) fails with EFBIG, reported like a full disk, instead
+// of killing the process with SIGXFSZ.
 void GuardStandardStreams() {
     for (int fd = 0; fd <= 2; ++fd)
         if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
     signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN);
 }
 
 // Standard output is the result of info and the benchmarks' tables: losing it is a failure.
