@@ -24,6 +24,8 @@ bool operator==(const Wave& a, const Wave& b) {
 
 }  // namespace
 
+bool ViewAlongUp(Vec3 view, Vec3 up) { return !(LengthSquared(Cross(Normalize(view), Normalize(up))) > 1e-8f); }
+
 bool operator==(const Rotation& a, const Rotation& b) {
     if (a.kind != b.kind) return false;
     if (a.kind == Rotation::Kind::euler) return a.euler_degrees == b.euler_degrees;

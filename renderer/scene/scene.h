@@ -61,6 +61,10 @@ struct Camera {
     std::vector<CameraKey> animation;  // sorted by time; empty when still; overrides position/look_at
 };
 
+// Whether a view direction lies too close to the up direction to orient the image by (the
+// loader refuses a still camera or a keyframe so; an animated camera may pass through it).
+bool ViewAlongUp(Vec3 view, Vec3 up);
+
 enum class LightType { point, spot, directional };
 
 struct Light {

@@ -41,6 +41,17 @@ SceneLight LightAt(const Light& light, double time) {
     return out;
 }
 
+// The camera's up direction at a time. Where an animated camera's view passes through the up
+// direction (between two keyframes that are not), the up direction cannot orient the image: the
+// camera keeps the right-hand direction of the keyframe before, as it had just before that moment.
+Vec3 CameraUpAt(const Camera& camera, double time, Vec3 view) {
+    const Vec3 up = Normalize(camera.up);
+    if (camera.animation.empty() || !ViewAlongUp(view, up)) return up;
+    const CameraKey& key = camera.animation[FindKeySpan(camera.animation, time).first];
+    const Vec3 right = Normalize(Cross(Normalize(key.look_at - key.position), up));
+    return Cross(right, Normalize(view));
+}
+
 }  // namespace
 
 Transform ObjectTransformAt(const Object& object, double time_seconds) {
@@ -58,7 +69,7 @@ void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* out) {
     const Camera& c = scene.camera;
     frame.camera.position = Sample(c.animation, time_seconds, c.position, &CameraKey::position, LerpVec);
     frame.camera.look_at = Sample(c.animation, time_seconds, c.look_at, &CameraKey::look_at, LerpVec);
-    frame.camera.up = Normalize(c.up);
+    frame.camera.up = CameraUpAt(c, time_seconds, frame.camera.look_at - frame.camera.position);
     frame.camera.fov_degrees = c.fov_degrees;
     frame.camera.width = c.width;
     frame.camera.height = c.height;

@@ -20,6 +20,8 @@ struct SceneLight {
 };
 
 struct SceneCamera {
+    // up: the scene's (unit length), or where an animated view passes through it, one that keeps
+    // the image's right-hand direction from the keyframe before.
     Vec3 position, look_at, up;
     float fov_degrees = 45;
     int width = 0, height = 0;

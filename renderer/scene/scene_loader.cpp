@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -87,6 +88,7 @@ private:
     Transform ReadTransform(const MapReader& map, const Transform& fallback) const;
     Rotation ReadRotation(const YAML::Node& node) const;
     void CheckCamera(const YAML::Node& where, Vec3 position, Vec3 look_at, Vec3 up) const;
+    void CheckCameraPath(const std::vector<CameraKey>& keys, const YAML::Node& list) const;
     template <class Key, class ReadKey>
     std::vector<Key> ReadKeys(const YAML::Node& node, const std::string& what, const std::vector<std::string>& known,
                               ReadKey read_key) const;
@@ -107,8 +109,33 @@ void Loader::CheckCamera(const YAML::Node& where, Vec3 position, Vec3 look_at, V
     const Vec3 view = look_at - position;
     if (!(LengthSquared(view) > 1e-12f)) r_.Fail(where, "camera look_at must differ from its position");
     if (!(LengthSquared(up) > 1e-12f)) r_.Fail(where, "camera up must not be the zero vector");
-    if (!(LengthSquared(Cross(Normalize(view), Normalize(up))) > 1e-8f))
+    if (ViewAlongUp(view, up))
         r_.Fail(where, "camera up must not be parallel to the view direction (look_at - position)");
+}
+
+// Between two keyframes the camera's position and look_at move in straight lines, so the view
+// vector look_at - position does too, and its closest approach to zero is exact. Where it reaches
+// zero the view direction is undefined (and turns around): an error at the later keyframe. The
+// tolerance grows with the coordinates, since frames interpolate in float.
+void Loader::CheckCameraPath(const std::vector<CameraKey>& keys, const YAML::Node& list) const {
+    for (std::size_t i = 1; i < keys.size(); ++i) {
+        const CameraKey &a = keys[i - 1], &b = keys[i];
+        double d0[3], step[3], scale = 1, along = 0, length = 0;
+        for (int c = 0; c < 3; ++c) {
+            d0[c] = double(a.look_at[c]) - a.position[c];
+            step[c] = (double(b.look_at[c]) - b.position[c]) - d0[c];
+            along += d0[c] * step[c];
+            length += step[c] * step[c];
+            for (const Vec3& p : {a.position, a.look_at, b.position, b.look_at}) scale = std::max(scale, std::fabs(double(p[c])));
+        }
+        const double t = length > 0 ? std::min(1.0, std::max(0.0, -along / length)) : 0.0;
+        double closest = 0;
+        for (int c = 0; c < 3; ++c) closest += (d0[c] + t * step[c]) * (d0[c] + t * step[c]);
+        if (std::sqrt(closest) <= 1e-6 * scale)
+            r_.Fail(list[i], Concat("the camera reaches its look_at at ", a.time + t * (b.time - a.time),
+                                    " s, between the keyframes at ", a.time, " and ", b.time,
+                                    " s (the view direction is undefined there)"));
+    }
 }
 
 template <class Key, class ReadKey>
@@ -152,6 +179,7 @@ void Loader::ReadCamera(const YAML::Node& node) {
                                               k.look_at = key.Vector("look_at", c.look_at, kCoordinateLimit);
                                               CheckCamera(key.Node(), k.position, k.look_at, c.up);
                                           });
+        CheckCameraPath(c.animation, map.Get("animation"));
     }
 }
 

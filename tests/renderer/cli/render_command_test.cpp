@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "renderer/cli/commands.h"
+#include "renderer/output/image.h"
 
 namespace caustica {
 namespace {
@@ -86,6 +87,23 @@ TEST_F(RenderCommand, MissingFoldersAreCreatedForEveryFrame) {
         ASSERT_GE(bytes.size(), 3u) << "frame " << f;
         EXPECT_EQ(bytes.substr(0, 3), "\xff\xd8\xff") << "frame " << f << " is not a JPEG file";
     }
+}
+
+// A camera that passes over its look_at, where it looks along up: that frame is an image, not black.
+TEST_F(RenderCommand, AnAnimatedCameraLookingAlongUpRendersItsFrame) {
+    const fs::path scene = dir / "overhead.yaml";
+    std::ofstream(scene) << "camera:\n  look_at: [0, 0, 0]\n  animation:\n"
+                            "    - {time: 0, position: [-1, 4, 0]}\n    - {time: 2, position: [1, 4, 0]}\n"
+                            "settings: {frame_rate: 1}\n"
+                            "lights:\n  - {position: [0, 3, 1], power: 50}\n"
+                            "objects:\n  - {shape: {type: plane, size: [4, 4]}}\n";
+    ASSERT_EQ(RenderMain({scene.string(), "-o", (dir / "f_%d.png").string(), "--frames", "1:1", "--device", "cpu",
+                          "--width", "24", "--height", "16", "--photons", "1000", "--samples", "1"}),
+              0);
+    const Image image = ReadImage((dir / "f_1.png").string());
+    double sum = 0;
+    for (const Rgb& p : image.pixels) sum += p.x + p.y + p.z;
+    EXPECT_GT(sum / double(image.pixels.size()), 0.05) << "the frame looking along up is black";
 }
 
 }  // namespace

@@ -82,6 +82,20 @@ TEST(SceneErrors, DegenerateVectors) {
                        "axis must not be the zero vector");
 }
 
+TEST(SceneErrors, AnimatedCameraThroughItsLookAt) {
+    // Position and look_at keyframed: the view vector passes through zero at 1.5 s.
+    EXPECT_SCENE_ERROR("camera:\n  animation:\n    - {time: 1, position: [0, 0, -2], look_at: [0, 0, 0]}\n"
+                       "    - {time: 2, position: [0, 0, 2], look_at: [0, 0, 1.5]}\n",
+                       "bad.yaml:4:7", "the camera reaches its look_at at 1.8 s, between the keyframes at 1 and 2 s");
+    // Through the still look_at, taken from the camera's keys.
+    EXPECT_SCENE_ERROR("camera:\n  look_at: [1, 1, 1]\n  animation:\n    - {time: 0, position: [1, 1, 0]}\n"
+                       "    - {time: 4, position: [1, 1, 3]}\n",
+                       "bad.yaml:5:7", "reaches its look_at at 1.3333");
+    // Passing close by (and over the top, along up) is fine.
+    EXPECT_EQ(LoadError("camera:\n  animation:\n    - {time: 0, position: [-1, 5, 0]}\n    - {time: 2, position: [1, 5, 0]}\n"), "");
+    EXPECT_EQ(LoadError("camera:\n  animation:\n    - {time: 0, position: [-1, 0, 0.01]}\n    - {time: 2, position: [1, 0, 0.01]}\n"), "");
+}
+
 TEST(SceneErrors, ShapeParameters) {
     EXPECT_SCENE_ERROR("objects:\n  - {shape: {type: ring, inner_radius: 2, outer_radius: 1}}\n", "bad.yaml:2:57",
                        "outer_radius must be larger than its inner_radius");

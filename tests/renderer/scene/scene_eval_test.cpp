@@ -110,6 +110,27 @@ objects:
     transform: {translate: [0, 5, 0], scale: [-1, 1, 1]}
 )";
 
+// A camera that passes over its look_at: at the middle it looks straight down, along up. The image
+// keeps the right-hand direction it had on the way there, where the frames before had it.
+TEST(SceneEval, ACameraLookingAlongUpKeepsItsRightHandDirection) {
+    const Scene scene = LoadSceneFromString(
+        "camera:\n  look_at: [0, 0, 0]\n  animation:\n    - {time: 0, position: [-1, 5, 0]}\n"
+        "    - {time: 2, position: [1, 5, 0]}\n",
+        "overhead.yaml");
+    const auto right_at = [&](double time) {
+        const SceneCamera c = EvaluateScene(scene, time).camera;
+        const Vec3 right = Cross(Normalize(c.look_at - c.position), c.up);
+        EXPECT_GT(LengthSquared(right), 0.0f) << "time " << time;  // up is not along the view
+        return Normalize(right);
+    };
+    const Vec3 overhead = right_at(1.0);
+    ExpectNear(overhead, right_at(0.0), 1e-6f);
+    ExpectNear(overhead, right_at(0.999), 1e-5f);
+    EXPECT_TRUE(IsFinite(overhead));
+    // Elsewhere the camera's up is the scene's.
+    ExpectNear(EvaluateScene(scene, 0.5).camera.up, Vec3(0, 1, 0), 0);
+}
+
 TEST(SceneEval, KeyframesAtAndBetween) {
     const Scene scene = LoadSceneFromString(kAnimated, "anim.yaml");
     EXPECT_EQ(AnimationLength(scene), 3.0);
