@@ -7,6 +7,7 @@
 #include <tbb/parallel_for.h>
 
 #include "core/error.h"
+#include "core/number_text.h"
 
 namespace caustica {
 namespace {
@@ -29,9 +30,12 @@ LightKind ToLightKind(LightType type) {
     return LightKind::Point;
 }
 
-void CheckRange(const char* option, double value, double lo, double hi) {
+// Values and limits as exactly as the user wrote them (100000001, not 1e+08).
+template <class T>
+void CheckRange(const char* option, T value, T lo, T hi) {
     if (!(value >= lo && value <= hi))
-        throw InputError(Concat(option, " ", value, ": expected a value from ", lo, " to ", hi));
+        throw InputError(Concat(option, " ", ShortestText(value), ": expected a value from ", ShortestText(lo), " to ",
+                                ShortestText(hi)));
 }
 
 }  // namespace

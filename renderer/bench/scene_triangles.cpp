@@ -34,7 +34,9 @@ std::vector<Triangle> LoadTrianglesForBench(const std::string& path) {
             ? LoadSceneFromString("objects:\n  - mesh: " + QuotedYaml(file.filename().string()) + "\n",
                                   (file.parent_path() / "<mesh>.yaml").string())
             : LoadScene(path);
-    return EvaluateScene(scene, 0.0).triangles;
+    std::vector<Triangle> triangles = EvaluateScene(scene, 0.0).triangles;
+    if (triangles.empty()) ThrowInputError({path, 0, 0}, "the scene has no objects, so no triangles to build a tree over");
+    return triangles;
 }
 
 }  // namespace caustica

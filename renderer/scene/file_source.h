@@ -13,13 +13,14 @@ struct FileRead {
     enum class Status { ok, missing, not_regular, too_large, unreadable };
     Status status = Status::missing;
     std::string bytes;
+    std::string error;  // the system's reason, where one is known ("Too many levels of symbolic links")
 };
 
 using FileSource = std::function<FileRead(const std::string& path, std::size_t max_bytes)>;
 
 FileSource DiskFileSource();
 
-// "not found", "is not a regular file", ... for messages.
-std::string Describe(FileRead::Status status, std::size_t max_bytes);
+// "not found", "not a regular file", "could not be read (Permission denied)", ... for messages.
+std::string Describe(const FileRead& read, std::size_t max_bytes);
 
 }  // namespace caustica

@@ -3,9 +3,11 @@
 #include <tiny_obj_loader.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "core/error.h"
@@ -21,6 +23,7 @@ constexpr std::size_t kMaxFaceVertices = 255;  // tinyobjloader stores polygon s
 // tinyobjloader keeps no line numbers for faces and vertices.
 struct ObjLines {
     std::vector<SourceLocation> vertices;     // where each 'v' is
+    std::size_t normals = 0, texcoords = 0;   // 'vn' and 'vt' lines
     std::vector<SourceLocation> faces;        // where each 'f' is
     std::vector<std::size_t> face_sizes;      // vertices named on each 'f'
     struct Mtllib {
@@ -28,14 +31,21 @@ struct ObjLines {
         std::string names;
     };
     std::vector<Mtllib> mtllibs;
+    // The first face index too large for 32 bits (tinyobjloader would wrap it round).
+    struct Oversized {
+        SourceLocation where;
+        int kind = -1;  // 0 vertex, 1 texture coordinate, 2 normal
+        std::string text;
+    } oversized;
     std::string filtered;                     // the text given to tinyobjloader
 };
 
 bool IsSpace(char c) { return c == ' ' || c == '\t'; }
 
-ObjLines ScanLines(const std::string& text, const std::string& path) {
-    ObjLines lines;
-    lines.filtered.reserve(text.size());
+// Calls line(number, text, start) for each line: its number from 1, its text up to a NUL byte,
+// and where its first word starts.
+template <class Line>
+void ForEachLine(const std::string& text, Line line) {
     std::size_t pos = 0;
     int number = 0;
     while (pos < text.size()) {
@@ -43,34 +53,70 @@ ObjLines ScanLines(const std::string& text, const std::string& path) {
         while (end < text.size() && text[end] != '\n' && text[end] != '\r') ++end;
         std::size_t next = end;
         if (next < text.size()) next += (text[next] == '\r' && next + 1 < text.size() && text[next + 1] == '\n') ? 2 : 1;
-        ++number;
-        std::string line = text.substr(pos, end - pos);
+        std::string content = text.substr(pos, end - pos);
         pos = next;
-        const std::size_t nul = line.find('\0');
-        if (nul != std::string::npos) line.resize(nul);
+        const std::size_t nul = content.find('\0');
+        if (nul != std::string::npos) content.resize(nul);
         std::size_t start = 0;
-        while (start < line.size() && IsSpace(line[start])) ++start;
+        while (start < content.size() && IsSpace(content[start])) ++start;
+        line(++number, content, start);
+    }
+}
+
+// Whether a keyword of the given length starts the line at 'start' (followed by a space).
+bool Keyword(const std::string& line, std::size_t start, const char* word) {
+    const std::size_t n = std::strlen(word);
+    return line.compare(start, n, word) == 0 && start + n < line.size() && IsSpace(line[start + n]);
+}
+
+// Checks the numbers of a face's corner "v", "v/vt", "v//vn" or "v/vt/vn": one that does not fit
+// in 32 bits is kept as the line's oversized index.
+void CheckCornerIndices(const char* corner, const SourceLocation& where, ObjLines::Oversized* oversized) {
+    for (int kind = 0; kind < 3 && *corner != '\0' && !IsSpace(*corner); ++kind) {
+        const char* digits = corner + (*corner == '-' || *corner == '+' ? 1 : 0);
+        std::size_t n = 0;
+        while (std::isdigit(static_cast<unsigned char>(digits[n]))) ++n;
+        std::size_t first = 0;
+        while (first + 1 < n && digits[first] == '0') ++first;
+        const std::string number(digits + first, n - first);
+        if (oversized->kind < 0 && (number.size() > 10 || (number.size() == 10 && number > "2147483647")))
+            *oversized = {where, kind, std::string(corner, std::size_t(digits - corner) + n)};
+        corner = digits + n;
+        while (*corner != '\0' && *corner != '/' && !IsSpace(*corner)) ++corner;
+        if (*corner == '/') ++corner;
+    }
+}
+
+ObjLines ScanLines(const std::string& text, const std::string& path) {
+    ObjLines lines;
+    lines.filtered.reserve(text.size());
+    ForEachLine(text, [&](int number, const std::string& line, std::size_t start) {
         const char* token = line.c_str() + start;
         const bool has_second = start + 1 < line.size();
         // Tags ('t', for subdivision surfaces) are copied into every group by tinyobjloader,
         // which can take memory quadratic in the file size; they mean nothing here: blanked.
         if (token[0] == 't' && has_second && IsSpace(token[1])) {
             lines.filtered += '\n';
-            continue;
+            return;
         }
         lines.filtered += line;
         lines.filtered += '\n';
         if (token[0] == 'v' && has_second && IsSpace(token[1])) {
             lines.vertices.push_back({path, number, static_cast<int>(start) + 1});
+        } else if (Keyword(line, start, "vn")) {
+            ++lines.normals;
+        } else if (Keyword(line, start, "vt")) {
+            ++lines.texcoords;
         } else if (token[0] == 'f' && has_second && IsSpace(token[1])) {
             std::size_t count = 0;
+            const SourceLocation where{path, number, static_cast<int>(start) + 1};
             for (std::size_t i = 2; token[i] != '\0';) {
                 while (IsSpace(token[i])) ++i;
                 if (token[i] == '\0') break;
                 ++count;
+                CheckCornerIndices(token + i, where, &lines.oversized);
                 while (token[i] != '\0' && !IsSpace(token[i])) ++i;
             }
-            const SourceLocation where{path, number, static_cast<int>(start) + 1};
             if (count < 3) ThrowInputError(where, Concat("a face needs at least 3 vertices, this one has ", count));
             if (count > kMaxFaceVertices)
                 ThrowInputError(where, Concat("a face with ", count, " vertices: at most ", kMaxFaceVertices, " are supported"));
@@ -79,6 +125,14 @@ ObjLines ScanLines(const std::string& text, const std::string& path) {
         } else if (std::strncmp(token, "mtllib", 6) == 0 && IsSpace(token[6])) {
             lines.mtllibs.push_back({number, static_cast<int>(start) + 1, line.substr(start + 7)});
         }
+    });
+    if (lines.oversized.kind >= 0) {
+        static const char* const kKinds[] = {"vertex", "texture coordinate", "normal"};
+        const std::size_t counts[] = {lines.vertices.size(), lines.texcoords, lines.normals};
+        const char* kind = kKinds[lines.oversized.kind];
+        ThrowInputError(lines.oversized.where,
+                        Concat(kind, " index out of range: the face names ", kind, " ", lines.oversized.text,
+                               " but the file has ", counts[lines.oversized.kind]));
     }
     return lines;
 }
@@ -93,18 +147,33 @@ public:
                                                                                     : std::filesystem::path(dir_) / name;
         const FileRead read = files_(p.lexically_normal().string(), kMaxMtlBytes);
         if (read.status != FileRead::Status::ok) {
-            missing.emplace_back(name, Describe(read.status, kMaxMtlBytes));
+            missing.emplace_back(name, Describe(read, kMaxMtlBytes));
             return false;
         }
         mtl_dir = p.parent_path().string();
+        FindTextureLines(read.bytes, p.lexically_normal().string());
         std::istringstream stream(read.bytes);
         tinyobj::LoadMtl(material_map, materials, &stream, warn, err);
         return true;
     }
     std::vector<std::pair<std::string, std::string>> missing;  // name, why
     std::string mtl_dir;
+    std::map<std::string, SourceLocation> texture_lines;  // material name -> its map_Kd line
 
 private:
+    // The map_Kd line of each material (named by "newmtl NAME", as tinyobjloader reads it).
+    void FindTextureLines(const std::string& text, const std::string& mtl_path) {
+        std::string material;
+        ForEachLine(text, [&](int number, const std::string& line, std::size_t start) {
+            if (Keyword(line, start, "newmtl")) {
+                material = line.substr(start + 7);
+                material.erase(material.find_last_not_of(" \t") + 1);
+            } else if (Keyword(line, start, "map_Kd")) {
+                texture_lines[material] = {mtl_path, number, static_cast<int>(start) + 1};
+            }
+        });
+    }
+
     std::string dir_;
     const FileSource& files_;
 };
@@ -170,7 +239,11 @@ ObjMesh ParseObj(const std::string& text, const std::string& path, const FileSou
         out.warnings.push_back(Concat(FormatLocation(where), ": warning: material library \"", name, "\" ", why,
                                       "; using a default material"));
     }
-    for (const tinyobj::material_t& m : materials) out.materials.push_back(ToMaterial(m, mtl.mtl_dir));
+    for (const tinyobj::material_t& m : materials) {
+        out.materials.push_back(ToMaterial(m, mtl.mtl_dir));
+        const auto line = mtl.texture_lines.find(m.name);
+        out.texture_lines.push_back(line != mtl.texture_lines.end() ? line->second : SourceLocation{path, 0, 0});
+    }
 
     const std::size_t vertex_count = attrib.vertices.size() / 3;
     const std::size_t normal_count = attrib.normals.size() / 3;
@@ -258,6 +331,9 @@ ObjMesh ParseObj(const std::string& text, const std::string& path, const FileSou
             if (!normal_given[i] && LengthSquared(s) > 1e-30f && IsFinite(s)) mesh.corner_normals[i] = Normalize(s);
         }
     }
+    if (mesh.indices.empty() && degenerate > 0)
+        ThrowInputError(first_degenerate, Concat("all ", degenerate, " triangles of the mesh are degenerate (zero area): "
+                                                 "none is left to draw"));
     if (mesh.indices.empty()) ThrowInputError({path, 0, 0}, "the mesh has no triangles (expected 'f' lines)");
     return out;
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "renderer/scene/file_source.h"
 #include "renderer/scene/scene.h"
 
@@ -13,6 +14,7 @@ namespace caustica {
 struct ObjMesh {
     Mesh mesh;                        // triangle_materials index 'materials', or -1 (no usemtl)
     std::vector<Material> materials;  // from the MTL files (texture paths absolute)
+    std::vector<SourceLocation> texture_lines;  // per material: its map_Kd line in the MTL file
     std::vector<std::string> warnings;  // compiler-style, already located
 };
 

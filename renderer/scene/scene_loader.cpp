@@ -1,8 +1,10 @@
 #include "renderer/scene/scene_loader.h"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -246,7 +248,7 @@ int Loader::LoadTexture(const std::string& path, const std::string& display, con
     if (found != texture_index_.end()) return found->second;
     const FileRead read = options_.files(path, kMaxImageBytes);
     if (read.status != FileRead::Status::ok) {
-        Warn(where, Concat("texture \"", display, "\" ", Describe(read.status, kMaxImageBytes), "; using the material's colour"));
+        Warn(where, Concat("texture \"", display, "\" ", Describe(read, kMaxImageBytes), "; using the material's colour"));
         return -1;
     }
     Texture texture;
@@ -439,7 +441,7 @@ Shape Loader::ReadShape(const YAML::Node& node) {
             const FileRead read = options_.files(path.absolute, kMaxImageBytes);
             if (read.status != FileRead::Status::ok) {
                 Warn(r_.Where(map.Get("image")), Concat("height-field image \"", path.display, "\" ",
-                                                         Describe(read.status, kMaxImageBytes), "; the surface stays flat there"));
+                                                         Describe(read, kMaxImageBytes), "; the surface stays flat there"));
             } else {
                 auto image = std::make_shared<HeightImage>();
                 image->path = path.absolute;
@@ -460,13 +462,14 @@ void Loader::LoadMesh(Object& object, const YAML::Node& node) {
     if (found == meshes_.end()) {
         const FileRead read = options_.files(path.absolute, kMaxObjBytes);
         if (read.status != FileRead::Status::ok)
-            r_.Fail(node, Concat("mesh file \"", path.display, "\" ", Describe(read.status, kMaxObjBytes)));
+            r_.Fail(node, Concat("mesh file \"", path.display, "\" ", Describe(read, kMaxObjBytes)));
         ObjMesh obj = ParseObj(read.bytes, path.display, options_.files);
         for (const std::string& w : obj.warnings) scene_.warnings.push_back(w);
         const int offset = static_cast<int>(scene_.materials.size());
-        for (Material& m : obj.materials) {
+        for (std::size_t i = 0; i < obj.materials.size(); ++i) {
+            Material& m = obj.materials[i];
             m.name = fs::path(path.display).filename().string() + "/" + m.name;
-            if (!m.texture_path.empty()) m.texture = LoadTexture(m.texture_path, m.texture_path, {path.display, 0, 0});
+            if (!m.texture_path.empty()) m.texture = LoadTexture(m.texture_path, m.texture_path, obj.texture_lines[i]);
             scene_.materials.push_back(m);
         }
         for (int& m : obj.mesh.triangle_materials)
@@ -523,19 +526,58 @@ void Loader::ReadObjects(const YAML::Node& node) {
     for (std::size_t i = 0; i < list.size(); ++i) scene_.objects.push_back(ReadObject(list[i], static_cast<int>(i)));
 }
 
+// The place of a byte in the text, counting lines as yaml-cpp does.
+SourceLocation PlaceOf(const std::string& file, const std::string& text, std::size_t offset) {
+    SourceLocation where{file, 1, 1};
+    for (std::size_t i = 0; i < offset; ++i) {
+        if (text[i] == '\n') {
+            ++where.line;
+            where.column = 1;
+        } else {
+            ++where.column;
+        }
+    }
+    return where;
+}
+
+// Where a second YAML document starts: the first "---" line after the first document's content.
+SourceLocation SecondDocument(const std::string& file, const std::string& text) {
+    bool content = false;
+    for (std::size_t at = 0; at < text.size();) {
+        std::size_t end = text.find('\n', at);
+        if (end == std::string::npos) end = text.size();
+        const std::string line = text.substr(at, end - at);
+        const bool marker = line.compare(0, 3, "---") == 0 && (line.size() == 3 || std::isspace(static_cast<unsigned char>(line[3])));
+        if (marker && content) return PlaceOf(file, text, at);
+        const std::size_t first = line.find_first_not_of(" \t\r");
+        content |= !marker && first != std::string::npos && line[first] != '#' && line[first] != '%';
+        at = end + 1;
+    }
+    return {file, 0, 0};
+}
+
 Scene Loader::Load(const std::string& text) {
     scene_.path = r_.File();
-    YAML::Node root;
+    // yaml-cpp reads a NUL byte as the end of the text or as a bad escape; it is no text at all.
+    const std::size_t nul = text.find('\0');
+    if (nul != std::string::npos) ThrowInputError(PlaceOf(r_.File(), text, nul), "a NUL byte: this is not a text file");
+    std::vector<YAML::Node> documents;
     try {
-        root = YAML::Load(text);
+        documents = YAML::LoadAll(text);
     } catch (const YAML::Exception& e) {
         SourceLocation where{r_.File(), 0, 0};
         if (!e.mark.is_null()) {
             where.line = e.mark.line + 1;
             where.column = e.mark.column + 1;
         }
-        ThrowInputError(where, Concat("malformed YAML: ", e.msg));
+        // yaml-cpp's message for its depth limit is "bad file".
+        const auto* deep = dynamic_cast<const YAML::DeepRecursion*>(&e);
+        ThrowInputError(where, deep ? Concat("malformed YAML: nested more than ", deep->depth(), " levels deep")
+                                    : Concat("malformed YAML: ", e.msg));
     }
+    if (documents.size() > 1)
+        ThrowInputError(SecondDocument(r_.File(), text), "a second YAML document (after ---): a scene file holds one");
+    const YAML::Node root = documents.empty() ? YAML::Node() : documents[0];
     const MapReader map(r_, root, "the scene", {"camera", "settings", "materials", "lights", "objects"});
     if (map.Has("camera")) ReadCamera(map.Get("camera"));
     if (map.Has("settings")) ReadSettings(map.Get("settings"));
@@ -580,7 +622,8 @@ Scene LoadSceneFromString(const std::string& yaml, const std::string& virtual_pa
 Scene LoadScene(const std::string& path) {
     const FileRead read = DiskFileSource()(path, kMaxSceneBytes);
     if (read.status != FileRead::Status::ok)
-        ThrowInputError({path, 0, 0}, Concat("cannot read the scene file: ", Describe(read.status, kMaxSceneBytes)));
+        ThrowInputError({path, 0, 0}, Concat("cannot read the scene file: ",
+                                             read.error.empty() ? Describe(read, kMaxSceneBytes) : read.error));
     return LoadSceneFromString(read.bytes, path);
 }
 

@@ -10,25 +10,12 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/number_text.h"
 
 namespace caustica {
 namespace {
 
 namespace fs = std::filesystem;
-
-// The shortest decimal text that reads back as exactly this number (0.02, not 0.0199999996).
-template <class T>
-std::string ShortestText(T value) {
-    char text[64];
-    const double magnitude = std::fabs(static_cast<double>(value));
-    const bool plain = magnitude == 0 || (magnitude >= 1e-5 && magnitude < 1e16);  // 30, not 3e+01
-    for (int digits = 1; digits <= 17; ++digits) {
-        std::snprintf(text, sizeof(text), "%.*g", digits, static_cast<double>(value));
-        if (plain && std::strchr(text, 'e') != nullptr) continue;
-        if (static_cast<T>(std::strtod(text, nullptr)) == value) break;
-    }
-    return text;
-}
 
 struct Number {
     std::string text;

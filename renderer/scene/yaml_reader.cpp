@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 
 namespace caustica {
 
@@ -72,11 +73,26 @@ std::string Shown(const YAML::Node& node) {
     return "\"" + (s.size() > 40 ? s.substr(0, 40) + "..." : s) + "\"";
 }
 
+// A number or a truth value is a plain scalar (40) or one tagged as what it is (!!int 40): a
+// quoted "40" or a !!str 40 is text, whatever it looks like.
+void CheckPlain(const YamlReader& reader, const YAML::Node& node, const char* expected, const std::string& what,
+                std::initializer_list<const char*> tags) {
+    const std::string& tag = node.Tag();
+    if (tag == "?") return;
+    for (const char* allowed : tags)
+        if (tag == std::string("tag:yaml.org,2002:") + allowed) return;
+    if (tag == "!") reader.Fail(node, Concat("expected ", expected, " for ", what, ", got the quoted text ", Shown(node)));
+    const std::string core = "tag:yaml.org,2002:";
+    const std::string shown = tag.rfind(core, 0) == 0 ? "!!" + tag.substr(core.size()) : tag;
+    reader.Fail(node, Concat("expected ", expected, " for ", what, ", got ", Shown(node), " tagged ", shown));
+}
+
 }  // namespace
 
 double YamlReader::Number(const YAML::Node& node, const std::string& what, double lo, double hi) const {
     Charge(node);
     if (!node.IsScalar()) Fail(node, Concat("expected a number for ", what, ", got ", Shown(node)));
+    CheckPlain(*this, node, "a number", what, {"int", "float"});
     const std::string& s = node.Scalar();
     errno = 0;
     char* end = nullptr;
@@ -95,6 +111,7 @@ double YamlReader::Number(const YAML::Node& node, const std::string& what, doubl
 int YamlReader::Integer(const YAML::Node& node, const std::string& what, int lo, int hi) const {
     Charge(node);
     if (!node.IsScalar()) Fail(node, Concat("expected a whole number for ", what, ", got ", Shown(node)));
+    CheckPlain(*this, node, "a whole number", what, {"int"});
     const std::string& s = node.Scalar();
     errno = 0;
     char* end = nullptr;
@@ -109,6 +126,7 @@ int YamlReader::Integer(const YAML::Node& node, const std::string& what, int lo,
 bool YamlReader::Boolean(const YAML::Node& node, const std::string& what) const {
     Charge(node);
     if (node.IsScalar()) {
+        CheckPlain(*this, node, "true or false", what, {"bool"});
         const std::string& s = node.Scalar();
         if (s == "true" || s == "yes" || s == "on") return true;
         if (s == "false" || s == "no" || s == "off") return false;

@@ -42,8 +42,11 @@ TEST(SceneTriangles, BadInputNamesFileAndLine) {
     EXPECT_NE(LoadError(negative).find(negative + ":4:1: error:"), std::string::npos) << LoadError(negative);
     EXPECT_NE(LoadError("/nonexistent/caustica.obj").find("/nonexistent/caustica.obj: error:"), std::string::npos);
     EXPECT_NE(LoadError("scene.txt").find("expected .obj or .yaml"), std::string::npos);
+    const std::string empty = WriteTemp("caustica_st_empty.yaml", "lights: []\n");
+    EXPECT_EQ(LoadError(empty), empty + ": error: the scene has no objects, so no triangles to build a tree over");
     std::remove(high.c_str());
     std::remove(negative.c_str());
+    std::remove(empty.c_str());
 }
 
 }  // namespace

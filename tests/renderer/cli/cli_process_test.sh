@@ -127,6 +127,17 @@ rc=${PIPESTATUS[0]}
 says "--json json/r.json: write failed: File too large"
 [ -z "$(ls -A json)" ] || fail "--json over the file-size limit left: $(ls -A json)"
 
+# --- Messages of the command. ---
+# Memory that runs out (here under an address-space limit) is a message, not a bare bad_alloc.
+(ulimit -v 8000000; exec timeout 60 "$caustica" bench photons --device cpu --points 2147483647 --queries 10 \
+  --repeat 1) >out.txt 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "bench photons --points 2147483647: exit $rc, expected 1"
+says "caustica: error: out of memory (a memory allocation failed; try a smaller size)"
+printf 'lights: []\n' >no-objects.yaml
+run 2 "bench kdtree over a scene without objects" -- "$caustica" bench kdtree --device cpu --scene no-objects.yaml
+says "no-objects.yaml: error: the scene has no objects"
+
 if [ $failures -gt 0 ]; then
   echo "$failures failure(s)"
   exit 1

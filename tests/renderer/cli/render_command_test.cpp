@@ -73,6 +73,20 @@ TEST_F(RenderCommand, BadInputIsAnInputErrorAndWritesNothing) {
     EXPECT_TRUE(fs::is_empty(dir));
 }
 
+TEST_F(RenderCommand, RangeErrorsShowTheExactNumbers) {
+    const auto message = [&](const Args& extra) {
+        try {
+            RenderMain(Render("f_%d.png", extra));
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_EQ(message({"--photons", "100000001"}), "--photons 100000001: expected a value from 0 to 100000000");
+    EXPECT_EQ(message({"--exposure", "1000000.5"}), "--exposure 1000000.5: expected a value from 1e-06 to 1000000");
+    EXPECT_EQ(message({"--seed", "-1"}), "--seed -1: expected a value from 0 to 2147483647");
+}
+
 TEST_F(RenderCommand, AFolderWhereTheFileShouldGoIsRefusedAndNothingIsLeft) {
     fs::create_directories(dir / "taken.png");  // a folder where the file should go
     EXPECT_THROW(RenderMain(Render("taken.png", {"--frames", "0:0"})), InputError);

@@ -1,6 +1,7 @@
 // Each kind of bad scene input gives a located error that says what was expected.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "renderer/scene/scene_loader.h"
@@ -40,6 +41,30 @@ TEST(SceneErrors, TextMustBeCleanUtf8) {
     EXPECT_SCENE_ERROR("objects:\n  - {name: \"a\\x01b\", shape: {type: box}}\n", "bad.yaml:2:12", "has control characters or is not UTF-8");
     EXPECT_SCENE_ERROR("lights:\n  - {name: caf\xe9}\n", "bad.yaml:2:12", "not UTF-8");
     EXPECT_EQ(LoadError("lights:\n  - {name: caf\xc3\xa9 \xe2\x98\x80}\n"), "");  // café ☀
+}
+
+TEST(SceneErrors, NumbersAndTruthValuesAreNotText) {
+    EXPECT_SCENE_ERROR("camera: {resolution: [\"64\", 36]}\n", "bad.yaml:1:23",
+                       "expected a number for camera resolution [width, height], got the quoted text \"64\"");
+    EXPECT_SCENE_ERROR("camera: {fov: !!str 40}\n", "bad.yaml:1:15", "expected a number for camera fov, got \"40\" tagged !!str");
+    EXPECT_SCENE_ERROR("settings: {photons: '5'}\n", "bad.yaml:1:21", "expected a whole number for settings photons, got the quoted text");
+    EXPECT_SCENE_ERROR("objects:\n  - {shape: {type: cylinder, caps: \"false\"}}\n", "bad.yaml:2:36",
+                       "expected true or false for cylinder shape caps, got the quoted text \"false\"");
+    // Tagged as what they are, and plain, they are numbers.
+    EXPECT_EQ(LoadError("camera: {fov: !!int 40, resolution: [!!float 64, 36]}\nsettings: {photons: !!int 5}\n"), "");
+}
+
+TEST(SceneErrors, OneDocumentOfText) {
+    EXPECT_SCENE_ERROR(std::string("camera: {fov: 4\0}\n", 18), "bad.yaml:1:16", "a NUL byte: this is not a text file");
+    EXPECT_SCENE_ERROR(std::string("# scene\nlights: []\n\0\0", 21), "bad.yaml:3:1", "a NUL byte");
+    EXPECT_SCENE_ERROR("camera: {fov: 40}\n---\nlights: []\n", "bad.yaml:2:1",
+                       "a second YAML document (after ---): a scene file holds one");
+    EXPECT_SCENE_ERROR("--- # first\ncamera: {fov: 40}\n--- \n", "bad.yaml:3:1", "a second YAML document");
+    EXPECT_EQ(LoadError("---\ncamera: {fov: 40}\n...\n"), "");
+    std::string deep;
+    for (int i = 0; i < 600; ++i) deep += std::string(size_t(i), ' ') + "a:\n";
+    EXPECT_SCENE_ERROR(deep, "bad.yaml:499:501", "malformed YAML: nested more than 500 levels deep");
+    EXPECT_NE(LoadError(std::string(600, '[')).find("nested more than 500 levels deep"), std::string::npos);
 }
 
 TEST(SceneErrors, DuplicateKeys) {
@@ -163,6 +188,64 @@ TEST(SceneErrors, MissingSceneFile) {
     }
 }
 
+// The message of the InputError that LoadScene(path) throws.
+std::string LoadSceneError(const std::string& path) {
+    try {
+        LoadScene(path);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(SceneErrors, UnreadableSceneFilesSayWhy) {
+    TempDir dir;
+    std::filesystem::create_symlink("b.yaml", dir.Path("a.yaml"));
+    std::filesystem::create_symlink("a.yaml", dir.Path("b.yaml"));
+    EXPECT_EQ(LoadSceneError(dir.Path("a.yaml")),
+              dir.Path("a.yaml") + ": error: cannot read the scene file: Too many levels of symbolic links");
+    // A file whose size the file system reports as 0 is read to its end, and its text judged.
+    EXPECT_EQ(LoadSceneError("/proc/self/status"),
+              "/proc/self/status:1:1: error: unknown key \"Name\" (known: camera, settings, materials, lights, objects) "
+              "in the scene");
+}
+
+// A PNG header that declares this size (and nothing after it).
+std::string PngHeader(unsigned width, unsigned height) {
+    std::string bytes("\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR", 16);
+    for (unsigned v : {width, height})
+        for (int shift = 24; shift >= 0; shift -= 8) bytes += char((v >> shift) & 0xff);
+    return bytes + std::string("\x08\x02\0\0\0\0\0\0\0", 9);
+}
+
+TEST(SceneErrors, TexturesNamedInAnMtlFileAreLocatedThere) {
+    TempDir dir;
+    dir.File("m.obj", "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl t\nf 1 2 3\n");
+    const std::string scene = dir.File("s.yaml", "objects:\n  - mesh: m.obj\n");
+    dir.File("m.mtl", "newmtl t\nKd 1 1 1\n  map_Kd tex/broken.png\n");
+    dir.File("tex/broken.png", "not an image");
+    const std::string broken = LoadSceneError(scene);
+    EXPECT_EQ(broken.rfind(dir.Path("m.mtl") + ":3:3: error: texture \"" + dir.Path("tex/broken.png") +
+                               "\": not a PNG or JPG image",
+                           0),
+              0u)
+        << broken;
+    // A PNG whose header declares more pixels than allowed says so.
+    dir.File("m.mtl", "# one material\nnewmtl t\nmap_Kd huge.png\n");
+    dir.File("huge.png", PngHeader(100000, 100000));
+    EXPECT_EQ(LoadSceneError(scene), dir.Path("m.mtl") + ":3:1: error: texture \"" + dir.Path("huge.png") +
+                                         "\": image of 100000x100000 pixels: each side must be 1 to 8192");
+    // A missing texture is a warning at the same place.
+    dir.File("m.mtl", "newmtl t\nmap_Kd missing.png\n");
+    SceneLoadOptions quiet;
+    quiet.print_warnings = false;
+    std::ifstream in(scene);
+    const Scene loaded = LoadSceneFromString(
+        std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()), scene, quiet);
+    ASSERT_EQ(loaded.warnings.size(), 1u);
+    EXPECT_EQ(loaded.warnings[0].rfind(dir.Path("m.mtl") + ":2:1: warning: texture", 0), 0u) << loaded.warnings[0];
+}
+
 // OBJ problems name the OBJ file and its line.
 std::string ObjError(const std::string& obj) {
     TempDir dir;
@@ -198,8 +281,29 @@ TEST(SceneErrors, ObjProblemsNameFileAndLine) {
     for (int i = 0; i < 300; ++i) big += " 1";
     EXPECT_EQ(ObjError(big + "\n"), "m.obj:2:1: error: a face with 300 vertices: at most 255 are supported");
     EXPECT_EQ(ObjError("# nothing\n"), "m.obj: error: the mesh has no triangles (expected 'f' lines)");
+    EXPECT_EQ(ObjError("v 0 0 0\nv 1 0 0\nv 2 0 0\n# a line\nf 1 2 3\nf 3 2 1\n"),
+              "m.obj:5:1: error: all 2 triangles of the mesh are degenerate (zero area): none is left to draw");
     // Line endings of every kind count as lines.
     EXPECT_EQ(ObjError("v 0 0 0\r\nv 1 0 0\rv 0 1 0\nf 1 2 7\n").rfind("m.obj:4:1: error:", 0), 0u);
+}
+
+TEST(SceneErrors, ObjIndicesBeyond32BitsAreOutOfRange) {
+    const std::string triangle = "v 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nvn 0 0 1\n";
+    // 4294967299 is 3 once cut to 32 bits: it must not pass for "f 1 2 3".
+    EXPECT_EQ(ObjError(triangle + "f 1 2 4294967299\n"),
+              "m.obj:6:1: error: vertex index out of range: the face names vertex 4294967299 but the file has 3");
+    EXPECT_EQ(ObjError(triangle + "f 1 2 99999999999\n"),
+              "m.obj:6:1: error: vertex index out of range: the face names vertex 99999999999 but the file has 3");
+    EXPECT_EQ(ObjError(triangle + "f 1 2 -99999999999\n"),
+              "m.obj:6:1: error: vertex index out of range: the face names vertex -99999999999 but the file has 3");
+    EXPECT_EQ(ObjError(triangle + "f 1/1 2/2147483648 3/1\n"),
+              "m.obj:6:1: error: texture coordinate index out of range: the face names texture coordinate 2147483648 but "
+              "the file has 1");
+    EXPECT_EQ(ObjError(triangle + "f 1//1 2//1 3//00000000004294967296\n"),
+              "m.obj:6:1: error: normal index out of range: the face names normal 00000000004294967296 but the file has 1");
+    // The largest 32-bit index is only out of range.
+    EXPECT_EQ(ObjError(triangle + "f 1 2 2147483647\n"),
+              "m.obj:6:1: error: vertex index out of range: the face names vertex 2147483647 but the file has 3");
 }
 
 }  // namespace
