@@ -128,7 +128,8 @@ void Loader::CheckCameraPath(const std::vector<CameraKey>& keys, const YAML::Nod
             step[c] = (double(b.look_at[c]) - b.position[c]) - d0[c];
             along += d0[c] * step[c];
             length += step[c] * step[c];
-            for (const Vec3& p : {a.position, a.look_at, b.position, b.look_at}) scale = std::max(scale, std::fabs(double(p[c])));
+            for (const Vec3& p : {a.position, a.look_at, b.position, b.look_at})
+                scale = std::max(scale, std::fabs(double(p[c])));
         }
         const double t = length > 0 ? std::min(1.0, std::max(0.0, -along / length)) : 0.0;
         double closest = 0;
@@ -540,17 +541,25 @@ SourceLocation PlaceOf(const std::string& file, const std::string& text, std::si
     return where;
 }
 
-// Where a second YAML document starts: the first "---" line after the first document's content.
+// Where a second YAML document starts, or a location without a line when there is none: a "---"
+// line after content, or content after a "..." line. (yaml-cpp's LoadAll, which would count the
+// documents, loops forever on some malformed text, such as a lone ",".)
 SourceLocation SecondDocument(const std::string& file, const std::string& text) {
-    bool content = false;
+    bool content = false, ended = false;
     for (std::size_t at = 0; at < text.size();) {
         std::size_t end = text.find('\n', at);
         if (end == std::string::npos) end = text.size();
         const std::string line = text.substr(at, end - at);
-        const bool marker = line.compare(0, 3, "---") == 0 && (line.size() == 3 || std::isspace(static_cast<unsigned char>(line[3])));
-        if (marker && content) return PlaceOf(file, text, at);
-        const std::size_t first = line.find_first_not_of(" \t\r");
-        content |= !marker && first != std::string::npos && line[first] != '#' && line[first] != '%';
+        const auto marker = [&](const char* m) {
+            return line.compare(0, 3, m) == 0 && (line.size() == 3 || std::isspace(static_cast<unsigned char>(line[3])));
+        };
+        const bool starts = marker("---"), ends = marker("...");
+        const std::string rest = starts || ends ? line.substr(3) : line;
+        const std::size_t first = rest.find_first_not_of(" \t\r");
+        const bool has_content = first != std::string::npos && rest[first] != '#' && (starts || rest[first] != '%');
+        if ((starts && content) || (has_content && ended)) return PlaceOf(file, text, at);
+        content |= has_content;
+        ended |= ends && content;
         at = end + 1;
     }
     return {file, 0, 0};
@@ -561,9 +570,9 @@ Scene Loader::Load(const std::string& text) {
     // yaml-cpp reads a NUL byte as the end of the text or as a bad escape; it is no text at all.
     const std::size_t nul = text.find('\0');
     if (nul != std::string::npos) ThrowInputError(PlaceOf(r_.File(), text, nul), "a NUL byte: this is not a text file");
-    std::vector<YAML::Node> documents;
+    YAML::Node root;
     try {
-        documents = YAML::LoadAll(text);
+        root = YAML::Load(text);
     } catch (const YAML::Exception& e) {
         SourceLocation where{r_.File(), 0, 0};
         if (!e.mark.is_null()) {
@@ -575,9 +584,8 @@ Scene Loader::Load(const std::string& text) {
         ThrowInputError(where, deep ? Concat("malformed YAML: nested more than ", deep->depth(), " levels deep")
                                     : Concat("malformed YAML: ", e.msg));
     }
-    if (documents.size() > 1)
-        ThrowInputError(SecondDocument(r_.File(), text), "a second YAML document (after ---): a scene file holds one");
-    const YAML::Node root = documents.empty() ? YAML::Node() : documents[0];
+    const SourceLocation second = SecondDocument(r_.File(), text);
+    if (second.line > 0) ThrowInputError(second, "a second YAML document (after --- or ...): a scene file holds one");
     const MapReader map(r_, root, "the scene", {"camera", "settings", "materials", "lights", "objects"});
     if (map.Has("camera")) ReadCamera(map.Get("camera"));
     if (map.Has("settings")) ReadSettings(map.Get("settings"));

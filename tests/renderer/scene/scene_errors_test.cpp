@@ -6,6 +6,7 @@
 
 #include "renderer/scene/scene_loader.h"
 #include "tests/renderer/scene/scene_test_util.h"
+#include "tests/test_support.h"
 
 namespace caustica {
 namespace {
@@ -58,9 +59,12 @@ TEST(SceneErrors, OneDocumentOfText) {
     EXPECT_SCENE_ERROR(std::string("camera: {fov: 4\0}\n", 18), "bad.yaml:1:16", "a NUL byte: this is not a text file");
     EXPECT_SCENE_ERROR(std::string("# scene\nlights: []\n\0\0", 21), "bad.yaml:3:1", "a NUL byte");
     EXPECT_SCENE_ERROR("camera: {fov: 40}\n---\nlights: []\n", "bad.yaml:2:1",
-                       "a second YAML document (after ---): a scene file holds one");
+                       "a second YAML document (after --- or ...): a scene file holds one");
     EXPECT_SCENE_ERROR("--- # first\ncamera: {fov: 40}\n--- \n", "bad.yaml:3:1", "a second YAML document");
-    EXPECT_EQ(LoadError("---\ncamera: {fov: 40}\n...\n"), "");
+    EXPECT_EQ(LoadError("---\ncamera: {fov: 40}\n...\n# the end\n"), "");
+    EXPECT_SCENE_ERROR("camera: {fov: 40}\n...\nlights: []\n", "bad.yaml:3:1", "a second YAML document");
+    EXPECT_SCENE_ERROR("--- {camera: {fov: 40}}\n--- {lights: []}\n", "bad.yaml:2:1", "a second YAML document");
+    EXPECT_NE(LoadError(","), "");  // yaml-cpp's LoadAll never returns on this
     std::string deep;
     for (int i = 0; i < 600; ++i) deep += std::string(size_t(i), ' ') + "a:\n";
     EXPECT_SCENE_ERROR(deep, "bad.yaml:499:501", "malformed YAML: nested more than 500 levels deep");
@@ -190,12 +194,7 @@ TEST(SceneErrors, MissingSceneFile) {
 
 // The message of the InputError that LoadScene(path) throws.
 std::string LoadSceneError(const std::string& path) {
-    try {
-        LoadScene(path);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "";
+    return testing::InputErrorOf([&] { LoadScene(path); });
 }
 
 TEST(SceneErrors, UnreadableSceneFilesSayWhy) {
@@ -239,9 +238,7 @@ TEST(SceneErrors, TexturesNamedInAnMtlFileAreLocatedThere) {
     dir.File("m.mtl", "newmtl t\nmap_Kd missing.png\n");
     SceneLoadOptions quiet;
     quiet.print_warnings = false;
-    std::ifstream in(scene);
-    const Scene loaded = LoadSceneFromString(
-        std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()), scene, quiet);
+    const Scene loaded = LoadSceneFromString(testing::ReadFileBytes(scene), scene, quiet);
     ASSERT_EQ(loaded.warnings.size(), 1u);
     EXPECT_EQ(loaded.warnings[0].rfind(dir.Path("m.mtl") + ":2:1: warning: texture", 0), 0u) << loaded.warnings[0];
 }
