@@ -3,10 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <string>
 
 #include "core/backend.h"
+#include "core/error.h"
 
 namespace caustica::testing {
 
@@ -19,6 +22,23 @@ inline std::optional<Backend> GpuBackendOrNothing() {
 // The real meshes: $CAUSTICA_MODELS_DIR when set, else ../shared/models beside the repository;
 // an empty string when not there.
 std::string ModelsDir();
+
+// The bytes of a file ("" when it cannot be read).
+inline std::string ReadFileBytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// The message of the InputError that f() throws, or "" when it throws none.
+template <class F>
+std::string InputErrorOf(const F& f) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
 
 }  // namespace caustica::testing
 

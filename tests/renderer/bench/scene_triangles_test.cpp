@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "core/error.h"
+#include "tests/test_support.h"
 
 namespace caustica {
 namespace {
@@ -19,12 +20,7 @@ std::string WriteTemp(const std::string& name, const std::string& text) {
 
 // The message of the InputError that loading path throws, or "" if none.
 std::string LoadError(const std::string& path) {
-    try {
-        LoadTrianglesForBench(path);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "";
+    return testing::InputErrorOf([&] { LoadTrianglesForBench(path); });
 }
 
 TEST(SceneTriangles, ObjPolygonsAreTriangulated) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/error.h"
+#include "tests/test_support.h"
 
 namespace caustica {
 namespace {
@@ -21,19 +22,16 @@ std::string ParseError(const std::vector<std::string>& args, Parsed* out = nullp
     parser.Positional("SCENE", "a scene", &parsed.scene, true);
     parser.Option("-o", "FILE", "output", &parsed.output);
     parser.Option("--photons", "N", "photons", &parsed.photons);
-    try {
-        parser.Parse(args);
-    } catch (const InputError& e) {
-        return e.what();
-    }
+    const std::string message = testing::InputErrorOf([&] { parser.Parse(args); });
     if (out) *out = parsed;
-    return "";
+    return message;
 }
 
 TEST(ArgParser, AValueIsNotTakenFromTheNextOption) {
     EXPECT_EQ(ParseError({"-o", "--help"}),
               "caustica test: -o expects a value (FILE), got the option --help (write -o=--help if that is the value)");
-    EXPECT_EQ(ParseError({"-o", "--photons", "5"}).rfind("caustica test: -o expects a value (FILE), got the option", 0), 0u);
+    EXPECT_EQ(ParseError({"-o", "--photons", "5"}).rfind("caustica test: -o expects a value (FILE), got the option", 0),
+              0u);
     Parsed parsed;
     EXPECT_EQ(ParseError({"-o=--help", "--photons", "-3"}, &parsed), "");
     EXPECT_EQ(parsed.output, "--help");

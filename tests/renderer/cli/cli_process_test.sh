@@ -9,7 +9,7 @@ set -uo pipefail
 caustica=$(realpath "$1")
 source_dir=$(realpath "$2")
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'umount "$work/full" 2>/dev/null; rm -rf "$work"' EXIT
 cd "$work"
 tiny=(--device cpu --width 32 --height 24 --photons 2000 --samples 1)
 orbit=$source_dir/scenes/orbit.yaml
@@ -27,7 +27,11 @@ run() {
 }
 says() { grep -qF -- "$1" out.txt || { fail "the message lacks \"$1\""; sed 's/^/    /' out.txt; }; }
 # No hidden temporary file (.NAME.XXXXXXXXXXXX) is left in the folder.
-no_temporaries() { local left; left=$(find "$1" -name '.*' ! -name . | head -3); [ -z "$left" ] || fail "left behind: $left"; }
+no_temporaries() {
+  local left
+  left=$(find "$1" -name '.*' ! -name . | head -3)
+  [ -z "$left" ] || fail "left behind: $left"
+}
 is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "$1 is not a PNG file"; }
 
 # --- Output targets that are refused before any work, and stay as they were (exit 2). ---
@@ -62,7 +66,8 @@ run 2 "an unsupported image type" -- "$caustica" render "${tiny[@]}" -o out.exr
 says "unsupported image type \".exr\" (supported: .png, .jpg, .jpeg)"
 run 2 "an empty --png" -- env -u DISPLAY -u WAYLAND_DISPLAY "$caustica" view "${tiny[@]}" --png ""
 mkdir later && printf 'x' >later/2
-run 2 "a later frame's folder that is a file" -- "$caustica" render "$orbit" "${tiny[@]}" --frames 0:2 -o "later/%d/f.png"
+run 2 "a later frame's folder that is a file" -- \
+  "$caustica" render "$orbit" "${tiny[@]}" --frames 0:2 -o "later/%d/f.png"
 grep -q rendering out.txt && fail "a later frame's folder was refused only after the render started"
 [ -e later/0/f.png ] && fail "frame 0 was written although frame 2's folder cannot be made"
 
@@ -126,6 +131,20 @@ rc=${PIPESTATUS[0]}
 [ $rc -eq 1 ] || { fail "--json over the file-size limit: exit $rc, expected 1"; cat out.txt; }
 says "--json json/r.json: write failed: File too large"
 [ -z "$(ls -A json)" ] || fail "--json over the file-size limit left: $(ls -A json)"
+
+# A full disk, where a small tmpfs may be mounted (root in a container that allows it).
+mkdir full
+if mount -t tmpfs -o size=64k tmpfs full 2>/dev/null; then
+  dd if=/dev/zero of=full/filler bs=4k 2>/dev/null
+  run 1 "--json on a full disk" -- "$caustica" bench frame --device cpu --frames 1 --width 16 --height 12 \
+    --photons 1000 --json full/r.json
+  says "--json full/r.json: "
+  says "No space left on device"
+  [ "$(ls -A full)" = filler ] || fail "--json on a full disk left: $(ls -A full)"
+  umount full
+else
+  echo "SKIP: cannot mount a tmpfs here; the file-size limit above stands in for a full disk"
+fi
 
 # --- Messages of the command. ---
 # Memory that runs out (here under an address-space limit) is a message, not a bare bad_alloc.

@@ -3,22 +3,19 @@
 
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <string>
 
 #include "core/error.h"
 #include "renderer/cli/commands.h"
 #include "renderer/output/image.h"
+#include "tests/test_support.h"
 
 namespace caustica {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadBytes(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+std::string ReadBytes(const fs::path& path) { return testing::ReadFileBytes(path.string()); }
 
 class RenderCommand : public ::testing::Test {
 protected:
@@ -75,12 +72,7 @@ TEST_F(RenderCommand, BadInputIsAnInputErrorAndWritesNothing) {
 
 TEST_F(RenderCommand, RangeErrorsShowTheExactNumbers) {
     const auto message = [&](const Args& extra) {
-        try {
-            RenderMain(Render("f_%d.png", extra));
-        } catch (const InputError& e) {
-            return std::string(e.what());
-        }
-        return std::string();
+        return testing::InputErrorOf([&] { RenderMain(Render("f_%d.png", extra)); });
     };
     EXPECT_EQ(message({"--photons", "100000001"}), "--photons 100000001: expected a value from 0 to 100000000");
     EXPECT_EQ(message({"--exposure", "1000000.5"}), "--exposure 1000000.5: expected a value from 1e-06 to 1000000");

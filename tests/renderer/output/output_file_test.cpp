@@ -14,35 +14,26 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <random>
 #include <string>
 
 #include "core/error.h"
 #include "renderer/output/image.h"
 #include "renderer/output/temporary_file.h"
+#include "tests/test_support.h"
 
 namespace caustica {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string ReadBytes(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+std::string ReadBytes(const fs::path& path) { return testing::ReadFileBytes(path.string()); }
 
 void WriteBytes(const fs::path& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 
 // The InputError message of checking 'given' (as -o), or "" when it is accepted.
 std::string CheckError(const std::string& given, IfExists if_exists = IfExists::replace) {
-    try {
-        OutputChecker("-o").Check(given, if_exists);
-    } catch (const InputError& e) {
-        return e.what();
-    }
-    return "";
+    return testing::InputErrorOf([&] { OutputChecker("-o").Check(given, if_exists); });
 }
 
 class OutputFiles : public ::testing::Test {
@@ -149,7 +140,8 @@ TEST_F(OutputFiles, AFolderIsRefused) {
 TEST_F(OutputFiles, AWriteProtectedFileIsRefusedUnlessKept) {
     WriteBytes(dir / "ro.png", "keep me");
     fs::permissions(dir / "ro.png", fs::perms(0444));
-    EXPECT_EQ(CheckError(P("ro.png")), "-o " + P("ro.png") + ": the file is write-protected (mode 0444); it is not replaced");
+    EXPECT_EQ(CheckError(P("ro.png")),
+              "-o " + P("ro.png") + ": the file is write-protected (mode 0444); it is not replaced");
     EXPECT_EQ(CheckError(P("ro.png"), IfExists::keep), "");  // render --resume leaves it alone
     EXPECT_EQ(ReadBytes(dir / "ro.png"), "keep me");
 }
@@ -293,7 +285,8 @@ TEST_F(OutputFiles, TheImageTypeComesFromTheExtension) {
         format("a.exr");
         ADD_FAILURE() << "no error";
     } catch (const InputError& e) {
-        EXPECT_EQ(std::string(e.what()), "-o " + P("a.exr") + ": unsupported image type \".exr\" (supported: .png, .jpg, .jpeg)");
+        EXPECT_EQ(std::string(e.what()),
+                  "-o " + P("a.exr") + ": unsupported image type \".exr\" (supported: .png, .jpg, .jpeg)");
     }
     EXPECT_THROW(format("noextension"), InputError);
 
