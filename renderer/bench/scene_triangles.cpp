@@ -35,7 +35,8 @@ std::vector<Triangle> LoadTrianglesForBench(const std::string& path) {
                                   (file.parent_path() / "<mesh>.yaml").string())
             : LoadScene(path);
     std::vector<Triangle> triangles = EvaluateScene(scene, 0.0).triangles;
-    if (triangles.empty()) ThrowInputError({path, 0, 0}, "the scene has no objects, so no triangles to build a tree over");
+    if (triangles.empty())
+        ThrowInputError({path, 0, 0}, "the scene has no objects, so no triangles to build a tree over");
     return triangles;
 }
 

@@ -102,13 +102,15 @@ bool ArgParser::Parse(const std::vector<std::string>& args) {
                 value = args[++i];
                 // "-o --help" has lost its value; a value that starts with -- is given as -o=--x.
                 if (value.rfind("--", 0) == 0)
-                    throw InputError(Concat(command_, ": ", name, " expects a value (", it->metavar, "), got the option ",
-                                            value, " (write ", name, "=", value, " if that is the value)"));
+                    throw InputError(Concat(command_, ": ", name, " expects a value (", it->metavar,
+                                            "), got the option ", value, " (write ", name, "=", value,
+                                            " if that is the value)"));
             } else if (it->is_flag && inline_value) {
                 throw InputError(Concat(command_, ": ", name, " takes no value"));
             }
             if (!it->is_flag && value.empty())
-                throw InputError(Concat(command_, ": ", name, " expects a value (", it->metavar, "), got an empty one"));
+                throw InputError(
+                    Concat(command_, ": ", name, " expects a value (", it->metavar, "), got an empty one"));
             it->set(value);
             given_.push_back(name);
             continue;

@@ -64,7 +64,8 @@ OutputChecker::OutputChecker(std::string option) : option_(std::move(option)) {}
 
 OutputFile OutputChecker::Check(const std::string& given, IfExists if_exists) {
     if (given.empty())
-        throw InputError(Concat(option_.empty() ? std::string("output") : option_, ": expected a file name, got an empty one"));
+        throw InputError(
+            Concat(option_.empty() ? std::string("output") : option_, ": expected a file name, got an empty one"));
     OutputFile file;
     file.given = given;
     file.label = option_.empty() ? given : option_ + " " + given;
@@ -75,7 +76,8 @@ OutputFile OutputChecker::Check(const std::string& given, IfExists if_exists) {
     if (error) fail(Concat("cannot make the path absolute: ", error.message()));
     struct stat st {};
     for (int links = 0;; ++links) {
-        if (path.size() >= PATH_MAX) fail(Concat("the path is longer than the system allows (", PATH_MAX - 1, " bytes)"));
+        if (path.size() >= PATH_MAX)
+            fail(Concat("the path is longer than the system allows (", PATH_MAX - 1, " bytes)"));
         if (lstat(path.c_str(), &st) != 0) {
             const int e = errno;
             if (e == ENOENT) break;  // a new name, or a missing folder (created below)
@@ -123,7 +125,8 @@ void OutputChecker::CheckFolder(const OutputFile& file, const std::string& folde
     }
     const long name_max = pathconf(folder.c_str(), _PC_NAME_MAX);
     if (name_max > 0 && long(name.size()) > name_max)
-        fail(Concat("the file name is ", name.size(), " bytes long; its folder's file system allows at most ", name_max));
+        fail(Concat("the file name is ", name.size(), " bytes long; its folder's file system allows at most ",
+                    name_max));
 }
 
 OutputFile CheckOutputFile(const std::string& option, const std::string& given) {

@@ -81,7 +81,8 @@ int TemporaryFile::Create(const std::string& folder, const std::string& name) {
     // limit of common file systems; the final name was checked against its own).
     const std::string stem = "." + name.substr(0, 240) + ".";
     for (int attempt = 0; attempt < 100; ++attempt) {
-        const std::string path = (folder.empty() || folder.back() == '/' ? folder : folder + "/") + stem + RandomSuffix();
+        const std::string path =
+            (folder.empty() || folder.back() == '/' ? folder : folder + "/") + stem + RandomSuffix();
         if (path.size() >= PATH_MAX) return ENAMETOOLONG;
         // Registered before it exists, so that no instant has a file the handler would miss; a
         // random name that exists already (EEXIST, practically never) is not ours and is left.

@@ -65,7 +65,8 @@ std::string Describe(const FileRead& read, std::size_t max_bytes) {
     case FileRead::Status::missing: return "not found";
     case FileRead::Status::not_regular: return "not a regular file";
     case FileRead::Status::too_large: return Concat("larger than the limit of ", max_bytes >> 20, " MiB");
-    case FileRead::Status::unreadable: return read.error.empty() ? "could not be read" : "could not be read (" + read.error + ")";
+    case FileRead::Status::unreadable:
+        return read.error.empty() ? "could not be read" : "could not be read (" + read.error + ")";
     }
     return "?";
 }

@@ -332,8 +332,8 @@ ObjMesh ParseObj(const std::string& text, const std::string& path, const FileSou
         }
     }
     if (mesh.indices.empty() && degenerate > 0)
-        ThrowInputError(first_degenerate, Concat("all ", degenerate, " triangles of the mesh are degenerate (zero area): "
-                                                 "none is left to draw"));
+        ThrowInputError(first_degenerate, Concat("all ", degenerate,
+                                                 " triangles of the mesh are degenerate (zero area): none is left to draw"));
     if (mesh.indices.empty()) ThrowInputError({path, 0, 0}, "the mesh has no triangles (expected 'f' lines)");
     return out;
 }

@@ -81,7 +81,8 @@ void CheckPlain(const YamlReader& reader, const YAML::Node& node, const char* ex
     if (tag == "?") return;
     for (const char* allowed : tags)
         if (tag == std::string("tag:yaml.org,2002:") + allowed) return;
-    if (tag == "!") reader.Fail(node, Concat("expected ", expected, " for ", what, ", got the quoted text ", Shown(node)));
+    if (tag == "!")
+        reader.Fail(node, Concat("expected ", expected, " for ", what, ", got the quoted text ", Shown(node)));
     const std::string core = "tag:yaml.org,2002:";
     const std::string shown = tag.rfind(core, 0) == 0 ? "!!" + tag.substr(core.size()) : tag;
     reader.Fail(node, Concat("expected ", expected, " for ", what, ", got ", Shown(node), " tagged ", shown));
