@@ -1,6 +1,6 @@
 // caustica: the command-line entry point. Dispatches to a subcommand and turns errors into exit
 // codes: 0 success, 2 bad input or usage, 1 runtime failure (a failed write to standard output
-// included), 130 / 143 interrupted by SIGINT / SIGTERM (renderer/output/temporary_file.h).
+// included), 130 / 143 / 129 interrupted by SIGINT / SIGTERM / SIGHUP (renderer/output/temporary_file.h).
 #include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>

@@ -2,8 +2,9 @@
 //
 // Every file the program writes is first a temporary file with a unique name beside its final
 // name, renamed into place once complete (output_file.h). The live temporary files are kept in a
-// lock-free registry that a SIGINT or SIGTERM handler reads: it removes them and exits with
-// 128 + the signal (130, 143), so that ctrl+c never leaves a half-written file behind.
+// lock-free registry that a SIGINT, SIGTERM or SIGHUP handler reads: it removes them and exits
+// with 128 + the signal (130, 143, 129), so that ctrl+c, a kill or a closed terminal never leaves
+// a half-written file behind.
 #pragma once
 
 #include <sys/types.h>
@@ -13,7 +14,7 @@
 
 namespace caustica {
 
-// Installs the SIGINT and SIGTERM handlers (once, at the start of the program).
+// Installs the SIGINT, SIGTERM and SIGHUP handlers (once, at the start of the program).
 void InstallInterruptHandlers();
 
 class TemporaryFile {

@@ -77,14 +77,14 @@ std::string Shown(const YAML::Node& node) {
 // quoted "40" or a !!str 40 is text, whatever it looks like.
 void CheckPlain(const YamlReader& reader, const YAML::Node& node, const char* expected, const std::string& what,
                 std::initializer_list<const char*> tags) {
+    static const std::string kCore = "tag:yaml.org,2002:";  // what !! stands for
     const std::string& tag = node.Tag();
     if (tag == "?") return;
     for (const char* allowed : tags)
-        if (tag == std::string("tag:yaml.org,2002:") + allowed) return;
+        if (tag == kCore + allowed) return;
     if (tag == "!")
         reader.Fail(node, Concat("expected ", expected, " for ", what, ", got the quoted text ", Shown(node)));
-    const std::string core = "tag:yaml.org,2002:";
-    const std::string shown = tag.rfind(core, 0) == 0 ? "!!" + tag.substr(core.size()) : tag;
+    const std::string shown = tag.rfind(kCore, 0) == 0 ? "!!" + tag.substr(kCore.size()) : tag;
     reader.Fail(node, Concat("expected ", expected, " for ", what, ", got ", Shown(node), " tagged ", shown));
 }
 

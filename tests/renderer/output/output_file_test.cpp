@@ -232,9 +232,9 @@ TEST_F(OutputFiles, AFullDiskLeavesNoFileUnderTheFinalName) {
     EXPECT_EQ(left, std::vector<std::string>{});
 }
 
-// SIGINT and SIGTERM remove the live temporary files and exit 130 and 143.
+// SIGINT, SIGTERM and SIGHUP remove the live temporary files and exit 130, 143 and 129.
 TEST_F(OutputFiles, AnInterruptRemovesTheTemporaryFile) {
-    for (const int signal : {SIGINT, SIGTERM}) {
+    for (const int signal : {SIGINT, SIGTERM, SIGHUP}) {
         int pipe_fds[2];
         ASSERT_EQ(pipe(pipe_fds), 0);
         const pid_t child = fork();
