@@ -45,6 +45,24 @@ int Choose(const YamlReader& r, const YAML::Node& node, const std::string& what,
     r.Fail(node, UnknownWordMessage(what, word, words));
 }
 
+// The comment lines that open the text (up to its first other line), without the blank lines
+// after them: a scene's description, which saving keeps.
+std::string HeaderComment(const std::string& text) {
+    std::string header;
+    std::size_t pos = 0, kept = 0;
+    while (pos < text.size()) {
+        const std::size_t end = std::min(text.find('\n', pos), text.size());
+        const std::size_t first = text.find_first_not_of(" \t\r", pos);
+        if (first < end && text[first] != '#') break;
+        header.append(text, pos, end - pos);
+        header += '\n';
+        if (first < end) kept = header.size();
+        pos = end + 1;
+    }
+    header.resize(kept);
+    return header;
+}
+
 // The absolute folder of a file path (the current folder for a bare or empty name).
 fs::path AbsoluteFolder(const std::string& path) {
     std::error_code ec;
@@ -90,6 +108,10 @@ private:
     template <class Key, class ReadKey>
     std::vector<Key> ReadKeys(const YAML::Node& node, const std::string& what, const std::vector<std::string>& known,
                               ReadKey read_key) const;
+    template <class Key, class ReadKey>
+    void ReadAnimation(const YAML::Node& node, const std::string& what, const std::vector<std::string>& known,
+                       ReadKey read_key, std::vector<Key>* keys, Interpolation* interpolation, Orbit* orbit) const;
+    Orbit ReadOrbit(const YAML::Node& node, const std::string& what) const;
     void LoadMesh(Object& object, const YAML::Node& node);
     int LoadTexture(const std::string& path, const std::string& display, const SourceLocation& where);
 
@@ -128,6 +150,44 @@ std::vector<Key> Loader::ReadKeys(const YAML::Node& node, const std::string& wha
         keys.push_back(k);
     }
     return keys;
+}
+
+// An animation: a list of keyframes (joined by straight lines), {keys: [...], interpolation:
+// linear|smooth}, or {orbit: {center, axis, period}}.
+template <class Key, class ReadKey>
+void Loader::ReadAnimation(const YAML::Node& node, const std::string& what, const std::vector<std::string>& known,
+                           ReadKey read_key, std::vector<Key>* keys, Interpolation* interpolation, Orbit* orbit) const {
+    if (node.IsSequence()) {
+        *keys = ReadKeys<Key>(node, what, known, read_key);
+        return;
+    }
+    if (!node.IsMap())
+        r_.Fail(node, Concat("expected ", what, " as a list of keyframes, {keys: [...], interpolation: linear|smooth} ",
+                             "or {orbit: {center, axis, period}}"));
+    const MapReader map(r_, node, what, {"keys", "interpolation", "orbit"});
+    if (map.Has("keys") == map.Has("orbit")) r_.Fail(node, Concat(what, " needs either keys or an orbit, not both"));
+    if (map.Has("orbit")) {
+        if (map.Has("interpolation")) r_.Fail(map.Get("interpolation"), "an orbit has no interpolation: it is a circle");
+        *orbit = ReadOrbit(map.Get("orbit"), what + " orbit");
+        return;
+    }
+    *keys = ReadKeys<Key>(map.Get("keys"), what, known, read_key);
+    if (map.Has("interpolation"))
+        *interpolation = static_cast<Interpolation>(
+            Choose(r_, map.Get("interpolation"), what + " interpolation", {"linear", "smooth"}));
+}
+
+Orbit Loader::ReadOrbit(const YAML::Node& node, const std::string& what) const {
+    const MapReader map(r_, node, what, {"center", "axis", "period"});
+    if (!map.Has("period")) r_.Fail(node, Concat(what, " needs a period (seconds per turn)"));
+    Orbit orbit;
+    orbit.enabled = true;
+    orbit.center = map.Vector("center", orbit.center, kCoordinateLimit);
+    const Vec3 axis = map.Vector("axis", orbit.axis, kCoordinateLimit);
+    if (!(LengthSquared(axis) > 1e-12f)) r_.Fail(map.Get("axis"), "an orbit's axis must not be the zero vector");
+    orbit.axis = UnitLength(axis);
+    orbit.period = map.Number("period", orbit.period, 1e-3, kTimeLimit);
+    return orbit;
 }
 
 void Loader::ReadCamera(const YAML::Node& node) {
@@ -200,6 +260,7 @@ void Loader::ReadMaterials(const YAML::Node& node) {
             }
         } else if (type == 1 || type == 2) {
             m.type = MaterialType::mirror;
+            m.metal = type == 2;
             m.color = map.Color("color", Rgb(1, 1, 1), 1);
         } else {
             m.type = MaterialType::glass;
@@ -267,12 +328,13 @@ Light Loader::ReadLight(const YAML::Node& node, int index) {
             r_.Fail(map.Has("outer_angle") ? map.Get("outer_angle") : node, "a spot light's outer_angle must be at least its inner_angle");
     }
     if (map.Has("animation")) {
-        l.animation = ReadKeys<Vec3Key>(map.Get("animation"), what + " animation", {"time", "position"},
-                                        [&](const MapReader& key, Vec3Key& k) {
-                                            k.value = key.Vector("position", l.position, kCoordinateLimit);
-                                            if (l.aimed && !(LengthSquared(l.target - k.value) > 1e-12f))
-                                                r_.Fail(key.Node(), "the light's position reaches its look_at");
-                                        });
+        ReadAnimation<Vec3Key>(map.Get("animation"), what + " animation", {"time", "position"},
+                               [&](const MapReader& key, Vec3Key& k) {
+                                   k.value = key.Vector("position", l.position, kCoordinateLimit);
+                                   if (l.aimed && !(LengthSquared(l.target - k.value) > 1e-12f))
+                                       r_.Fail(key.Node(), "the light's position reaches its look_at");
+                               },
+                               &l.animation, &l.interpolation, &l.orbit);
     }
     return l;
 }
@@ -469,8 +531,10 @@ Object Loader::ReadObject(const YAML::Node& node, int index) {
         o.transform = ReadTransform(t, Transform());
     }
     if (map.Has("animation")) {
-        o.animation = ReadKeys<TransformKey>(map.Get("animation"), "object animation", {"time", "translate", "rotate", "scale"},
-                                             [&](const MapReader& key, TransformKey& k) { k.transform = ReadTransform(key, o.transform); });
+        ReadAnimation<TransformKey>(
+            map.Get("animation"), "object animation", {"time", "translate", "rotate", "scale"},
+            [&](const MapReader& key, TransformKey& k) { k.transform = ReadTransform(key, o.transform); }, &o.animation,
+            &o.interpolation, &o.orbit);
     }
     std::size_t triangles = 0;
     if (map.Has("shape")) {
@@ -497,6 +561,7 @@ void Loader::ReadObjects(const YAML::Node& node) {
 
 Scene Loader::Load(const std::string& text) {
     scene_.path = r_.File();
+    scene_.header_comment = HeaderComment(text);
     YAML::Node root;
     try {
         root = YAML::Load(text);

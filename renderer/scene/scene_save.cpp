@@ -114,7 +114,7 @@ private:
 
     void WriteMaterial(const caustica::Material& m) {
         out_ << YAML::Key << m.name << YAML::Value << YAML::BeginMap;
-        Put("type", ToString(m.type));
+        Put("type", TypeWord(m));
         switch (m.type) {
         case MaterialType::diffuse:
             Put("color", m.color);
@@ -148,17 +148,40 @@ private:
         }
         Put("color", l.color);
         Put("power", l.power);
-        if (!l.animation.empty()) {
-            out_ << YAML::Key << "animation" << YAML::Value << YAML::BeginSeq;
-            for (const Vec3Key& k : l.animation) {
-                out_ << YAML::Flow << YAML::BeginMap;
-                Put("time", k.time);
-                Put("position", k.value);
-                out_ << YAML::EndMap;
-            }
-            out_ << YAML::EndSeq;
-        }
+        WriteAnimation(l.animation, l.interpolation, l.orbit, [&](const Vec3Key& k) { Put("position", k.value); });
         out_ << YAML::EndMap;
+    }
+
+    // Linear keys as a plain list (the form most files use), smooth ones as {interpolation, keys},
+    // an orbit as {orbit: {center, axis, period}}.
+    template <class Key, class WriteFields>
+    void WriteAnimation(const std::vector<Key>& keys, Interpolation interpolation, const Orbit& orbit,
+                        WriteFields write_fields) {
+        if (keys.empty() && !orbit.enabled) return;
+        out_ << YAML::Key << "animation" << YAML::Value;
+        if (keys.empty()) {
+            out_ << YAML::Flow << YAML::BeginMap << YAML::Key << "orbit" << YAML::Value << YAML::BeginMap;
+            Put("center", orbit.center);
+            Put("axis", orbit.axis);
+            Put("period", orbit.period);
+            out_ << YAML::EndMap << YAML::EndMap;
+            return;
+        }
+        const bool smooth = interpolation != Interpolation::linear;
+        if (smooth) {
+            out_ << YAML::BeginMap;
+            Put("interpolation", ToString(interpolation));
+            out_ << YAML::Key << "keys" << YAML::Value;
+        }
+        out_ << YAML::BeginSeq;
+        for (const Key& k : keys) {
+            out_ << YAML::Flow << YAML::BeginMap;
+            Put("time", k.time);
+            write_fields(k);
+            out_ << YAML::EndMap;
+        }
+        out_ << YAML::EndSeq;
+        if (smooth) out_ << YAML::EndMap;
     }
 
     void TransformFields(const Transform& t) {
@@ -241,16 +264,7 @@ private:
         out_ << YAML::Key << "transform" << YAML::Value << YAML::Flow << YAML::BeginMap;
         TransformFields(o.transform);
         out_ << YAML::EndMap;
-        if (!o.animation.empty()) {
-            out_ << YAML::Key << "animation" << YAML::Value << YAML::BeginSeq;
-            for (const TransformKey& k : o.animation) {
-                out_ << YAML::Flow << YAML::BeginMap;
-                Put("time", k.time);
-                TransformFields(k.transform);
-                out_ << YAML::EndMap;
-            }
-            out_ << YAML::EndSeq;
-        }
+        WriteAnimation(o.animation, o.interpolation, o.orbit, [&](const TransformKey& k) { TransformFields(k.transform); });
         out_ << YAML::EndMap;
     }
 
@@ -264,7 +278,8 @@ std::string SceneToYaml(const Scene& scene, const std::string& directory) { retu
 
 void SaveScene(const Scene& scene, const std::string& path) {
     const fs::path target = fs::absolute(path);
-    const std::string text = "# Caustica scene (saved)\n" + SceneToYaml(scene, target.parent_path().string());
+    const std::string header = scene.header_comment.empty() ? "# Caustica scene (saved)\n" : scene.header_comment;
+    const std::string text = header + SceneToYaml(scene, target.parent_path().string());
     std::random_device random;
     const fs::path temporary = target.parent_path() / Concat(".", target.filename().string(), ".tmp", random());
     {

@@ -29,6 +29,23 @@ TEST_P(SaveShipped, RoundTripIsEqual) {
 INSTANTIATE_TEST_SUITE_P(Scenes, SaveShipped,
                          ::testing::Values("ring.yaml", "champagne.yaml", "cornell-glass.yaml", "pool.yaml", "orbit.yaml"));
 
+TEST(SaveScene, KeepsMaterialsAsWrittenAndTheOpeningComment) {
+    const Scene original = LoadScene(SourcePath("scenes/orbit.yaml"));
+    TempDir dir;
+    SaveScene(original, dir.Path("saved.yaml"));
+    const Scene loaded = LoadScene(dir.Path("saved.yaml"));
+    const Material& steel = loaded.materials[loaded.objects[1].material];
+    EXPECT_EQ(steel.name, "steel");
+    EXPECT_TRUE(steel.metal);
+    EXPECT_EQ(steel.type, MaterialType::mirror);  // rendered as a mirror tinted by its colour
+    EXPECT_NE(SceneToYaml(loaded, dir.Path()).find("type: metal"), std::string::npos);
+    // The file's description is kept; comments inside it are not (yaml-cpp's nodes drop them).
+    EXPECT_EQ(loaded.header_comment.rfind("# An animated scene: a glass sphere rolls", 0), 0u) << loaded.header_comment;
+    EXPECT_EQ(loaded.header_comment, original.header_comment);
+    EXPECT_EQ(loaded.header_comment.back(), '\n');
+    EXPECT_EQ(loaded.header_comment.find("\n\n"), std::string::npos);
+}
+
 TEST(SaveScene, EditedValuesSurvive) {
     Scene scene = LoadScene(SourcePath("scenes/orbit.yaml"));
     scene.lights[0].position = Vec3(1.25f, 3.5f, -0.1f);
@@ -40,6 +57,10 @@ TEST(SaveScene, EditedValuesSurvive) {
     scene.objects[1].transform.rotate.angle_degrees = 33.3f;
     scene.camera.position = Vec3(0.1f, 4.0f, 4.4f);
     scene.camera.fov_degrees = 51.5f;
+    scene.settings.photons = 123456;
+    scene.settings.k = 77;
+    scene.materials[2].metal = false;  // steel becomes a plain mirror
+    scene.materials[0].color = Rgb(0.25f, 0.5f, 0.75f);
     TempDir dir;
     SaveScene(scene, dir.Path("edited.yaml"));
     const Scene loaded = LoadScene(dir.Path("edited.yaml"));
@@ -47,6 +68,9 @@ TEST(SaveScene, EditedValuesSurvive) {
     EXPECT_EQ(loaded.lights[0].position, scene.lights[0].position);
     EXPECT_TRUE(loaded.objects[1].transform == scene.objects[1].transform);
     EXPECT_EQ(loaded.camera.fov_degrees, 51.5f);
+    EXPECT_EQ(loaded.settings.photons, 123456);
+    EXPECT_EQ(loaded.settings.k, 77);
+    EXPECT_FALSE(loaded.materials[2].metal);
 }
 
 TEST(SaveScene, PathsAreRewrittenForTheNewFolder) {
