@@ -9,7 +9,8 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends \
   cmake ninja-build g++ pkg-config git \
-  libyaml-cpp-dev libtinyobjloader-dev libstb-dev libsdl2-dev libtbb-dev libgtest-dev libnanoflann-dev \
+  libyaml-cpp-dev libtinyobjloader-dev libtinygltf-dev libstb-dev libtbb-dev libgtest-dev libnanoflann-dev \
+  libsdl2-dev libimgui-dev libgl-dev \
   xvfb xdotool \
   >/dev/null
 echo "dependencies installed"

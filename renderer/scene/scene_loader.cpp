@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "renderer/scene/builtin_scene.h"
+#include "renderer/scene/gltf_loader.h"
 #include "renderer/scene/image_decode.h"
 #include "renderer/scene/obj_loader.h"
 #include "renderer/scene/shapes.h"
@@ -20,7 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::size_t kMaxSceneBytes = std::size_t(16) << 20;
-constexpr std::size_t kMaxObjBytes = std::size_t(512) << 20;
+constexpr std::size_t kMaxMeshBytes = std::size_t(512) << 20;
 constexpr std::size_t kMaxImageBytes = std::size_t(256) << 20;
 constexpr std::size_t kMaxItems = 10000;     // objects, lights, materials
 constexpr std::size_t kMaxKeys = 100000;     // keyframes per animation
@@ -28,6 +29,9 @@ constexpr std::size_t kMaxWaves = 64;
 constexpr double kCoordinateLimit = 1e6;     // metres
 constexpr double kAngleLimit = 1e6;          // degrees
 constexpr double kTimeLimit = 1e6;           // seconds
+
+const char* kMeshTypes = ".obj, .gltf, .glb";
+const char* kSceneTypes = ".yaml, .yml, .gltf, .glb";
 
 const std::vector<std::string> kMaterialTypes = {"diffuse", "mirror", "metal", "glass"};
 const std::vector<std::string> kLightTypes = {"point", "spot", "directional"};
@@ -43,6 +47,12 @@ int Choose(const YamlReader& r, const YAML::Node& node, const std::string& what,
     for (std::size_t i = 0; i < words.size(); ++i)
         if (words[i] == word) return static_cast<int>(i);
     r.Fail(node, UnknownWordMessage(what, word, words));
+}
+
+Aabb MeshBounds(const Mesh& mesh) {
+    Aabb bounds;
+    for (const Vec3& p : mesh.positions) bounds.Extend(p);
+    return bounds;
 }
 
 // The comment lines that open the text (up to its first other line), without the blank lines
@@ -76,6 +86,8 @@ public:
         : r_(path, bytes), options_(options), display_dir_(fs::path(path).parent_path()), absolute_dir_(AbsoluteFolder(path)) {}
 
     Scene Load(const std::string& text);
+    // A glTF file as a scene: its meshes as one object, its camera and lights.
+    Scene LoadGltf(const std::string& bytes);
 
 private:
     // A path from the file, for messages (relative to where the scene path was given) and for
@@ -113,7 +125,11 @@ private:
                        ReadKey read_key, std::vector<Key>* keys, Interpolation* interpolation, Orbit* orbit) const;
     Orbit ReadOrbit(const YAML::Node& node, const std::string& what) const;
     void LoadMesh(Object& object, const YAML::Node& node);
+    std::shared_ptr<const Mesh> AddMesh(const std::string& display, Mesh mesh, std::vector<Material> materials,
+                                        std::vector<Texture> textures, const std::vector<std::string>& warnings);
     int LoadTexture(const std::string& path, const std::string& display, const SourceLocation& where);
+    int AddTexture(Texture texture);
+    Scene Finish();
 
     YamlReader r_;
     const SceneLoadOptions& options_;
@@ -286,10 +302,7 @@ int Loader::LoadTexture(const std::string& path, const std::string& display, con
     texture.path = path;
     std::string why;
     if (!DecodeTexture(read.bytes, &texture, &why)) ThrowInputError(where, Concat("texture \"", display, "\": ", why));
-    scene_.textures.push_back(std::move(texture));
-    const int index = static_cast<int>(scene_.textures.size() - 1);
-    texture_index_[path] = index;
-    return index;
+    return AddTexture(std::move(texture));
 }
 
 Light Loader::ReadLight(const YAML::Node& node, int index) {
@@ -492,22 +505,51 @@ void Loader::LoadMesh(Object& object, const YAML::Node& node) {
     object.mesh_path = path.absolute;
     auto found = meshes_.find(path.absolute);
     if (found == meshes_.end()) {
-        const FileRead read = options_.files(path.absolute, kMaxObjBytes);
+        const FileRead read = options_.files(path.absolute, kMaxMeshBytes);
         if (read.status != FileRead::Status::ok)
-            r_.Fail(node, Concat("mesh file \"", path.display, "\" ", Describe(read.status, kMaxObjBytes)));
-        ObjMesh obj = ParseObj(read.bytes, path.display, options_.files);
-        for (const std::string& w : obj.warnings) scene_.warnings.push_back(w);
-        const int offset = static_cast<int>(scene_.materials.size());
-        for (Material& m : obj.materials) {
-            m.name = fs::path(path.display).filename().string() + "/" + m.name;
-            if (!m.texture_path.empty()) m.texture = LoadTexture(m.texture_path, m.texture_path, {path.display, 0, 0});
-            scene_.materials.push_back(m);
+            r_.Fail(node, Concat("mesh file \"", path.display, "\" ", Describe(read.status, kMaxMeshBytes)));
+        std::shared_ptr<const Mesh> mesh;
+        if (IsGltfPath(path.display)) {
+            GltfFile gltf = ParseGltf(read.bytes, path.display, options_.files, options_.max_triangles);
+            mesh = AddMesh(path.display, std::move(gltf.mesh), std::move(gltf.materials), std::move(gltf.textures),
+                           gltf.warnings);
+        } else if (fs::path(path.display).extension() == ".obj" || fs::path(path.display).extension() == ".OBJ") {
+            ObjMesh obj = ParseObj(read.bytes, path.display, options_.files);
+            mesh = AddMesh(path.display, std::move(obj.mesh), std::move(obj.materials), {}, obj.warnings);
+        } else {
+            r_.Fail(node, Concat("mesh file \"", path.display, "\": unsupported type \"",
+                                 fs::path(path.display).extension().string(), "\" (supported: ", kMeshTypes, ")"));
         }
-        for (int& m : obj.mesh.triangle_materials)
-            if (m >= 0) m += offset;
-        found = meshes_.emplace(path.absolute, std::make_shared<const Mesh>(std::move(obj.mesh))).first;
+        found = meshes_.emplace(path.absolute, mesh).first;
     }
     object.mesh = found->second;
+}
+
+// A mesh file's mesh and materials join the scene: its materials after those there are, named
+// "FILE/MATERIAL"; their textures are a glTF file's decoded images ('textures'), or an OBJ file's
+// image files, read here.
+std::shared_ptr<const Mesh> Loader::AddMesh(const std::string& display, Mesh mesh, std::vector<Material> materials,
+                                            std::vector<Texture> textures, const std::vector<std::string>& warnings) {
+    for (const std::string& w : warnings) scene_.warnings.push_back(w);
+    const int offset = static_cast<int>(scene_.materials.size());
+    for (Material& m : materials) {
+        m.name = fs::path(display).filename().string() + "/" + m.name;
+        if (m.texture >= 0) m.texture = AddTexture(std::move(textures[m.texture]));
+        else if (!m.texture_path.empty()) m.texture = LoadTexture(m.texture_path, m.texture_path, {display, 0, 0});
+        scene_.materials.push_back(m);
+    }
+    for (int& m : mesh.triangle_materials)
+        if (m >= 0) m += offset;
+    return std::make_shared<const Mesh>(std::move(mesh));
+}
+
+int Loader::AddTexture(Texture texture) {
+    const auto found = texture_index_.find(texture.path);
+    if (found != texture_index_.end()) return found->second;
+    const int index = static_cast<int>(scene_.textures.size());
+    texture_index_[texture.path] = index;
+    scene_.textures.push_back(std::move(texture));
+    return index;
 }
 
 Object Loader::ReadObject(const YAML::Node& node, int index) {
@@ -579,6 +621,39 @@ Scene Loader::Load(const std::string& text) {
     if (map.Has("materials")) ReadMaterials(map.Get("materials"));
     if (map.Has("lights")) ReadLights(map.Get("lights"));
     if (map.Has("objects")) ReadObjects(map.Get("objects"));
+    return Finish();
+}
+
+Scene Loader::LoadGltf(const std::string& bytes) {
+    scene_.path = r_.File();
+    GltfFile gltf = ParseGltf(bytes, r_.File(), options_.files, options_.max_triangles);
+    Object o;
+    o.name = fs::path(r_.File()).stem().string();
+    o.is_mesh = true;
+    o.mesh_path = (absolute_dir_ / fs::path(r_.File()).filename()).lexically_normal().string();
+    o.mesh = AddMesh(r_.File(), std::move(gltf.mesh), std::move(gltf.materials), std::move(gltf.textures), gltf.warnings);
+    meshes_.emplace(o.mesh_path, o.mesh);
+    scene_.objects.push_back(std::move(o));
+    scene_.camera = gltf.camera;
+    scene_.lights = std::move(gltf.lights);
+    if (scene_.lights.empty()) {
+        // A scene without light shows nothing: a lamp above the mesh, at about the irradiance of
+        // the shipped scenes' lamps (1 W/m^2 at the mesh's centre).
+        const Aabb bounds = MeshBounds(*scene_.objects[0].mesh);
+        Light lamp;
+        lamp.name = "added lamp";
+        const float height = std::max(Length(bounds.Extent()), 1e-3f);
+        lamp.position = bounds.Center() + Vec3(0.3f, 1.0f, 0.5f) * height;
+        const float distance = Length(lamp.position - bounds.Center());
+        lamp.power = std::min(4.0f * 3.14159265f * distance * distance, 1e9f);
+        scene_.lights.push_back(lamp);
+        scene_.warnings.push_back(Concat(r_.File(), ": warning: the file has no lights (KHR_lights_punctual); added a ",
+                                         "point light above the mesh (save the scene to keep or change it)"));
+    }
+    return Finish();
+}
+
+Scene Loader::Finish() {
     // Triangles without a material (built-in shapes or OBJ faces without one) get a grey default.
     bool needs_default = false;
     for (const Object& o : scene_.objects) {
@@ -615,10 +690,17 @@ Scene LoadSceneFromString(const std::string& yaml, const std::string& virtual_pa
 }
 
 Scene LoadScene(const std::string& path) {
-    const FileRead read = DiskFileSource()(path, kMaxSceneBytes);
+    const std::string extension = fs::path(path).extension().string();
+    const bool gltf = IsGltfPath(path);
+    if (!gltf && extension != ".yaml" && extension != ".yml" && extension != ".YAML" && extension != ".YML")
+        ThrowInputError({path, 0, 0}, Concat("unsupported scene file type \"", extension, "\" (supported: ", kSceneTypes, ")"));
+    const std::size_t limit = gltf ? kMaxMeshBytes : kMaxSceneBytes;
+    const FileRead read = DiskFileSource()(path, limit);
     if (read.status != FileRead::Status::ok)
-        ThrowInputError({path, 0, 0}, Concat("cannot read the scene file: ", Describe(read.status, kMaxSceneBytes)));
-    return LoadSceneFromString(read.bytes, path);
+        ThrowInputError({path, 0, 0}, Concat("cannot read the scene file: ", Describe(read.status, limit)));
+    if (!gltf) return LoadSceneFromString(read.bytes, path);
+    const SceneLoadOptions options;
+    return Loader(path, options, 0).LoadGltf(read.bytes);
 }
 
 Scene LoadSceneOrDefault(const std::string& path) {

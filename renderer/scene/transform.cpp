@@ -78,17 +78,30 @@ Vec3 NormalMap::operator()(Vec3 n) const {
 }
 
 Affine ToAffine(const Transform& transform) {
-    const Quaternion q = ToQuaternion(transform.rotate);
+    return ToAffine(transform.translate, ToQuaternion(transform.rotate), transform.scale);
+}
+
+Affine ToAffine(Vec3 translate, const Quaternion& q, Vec3 scale) {
     const float w = q.w, x = q.x, y = q.y, z = q.z;
     const Vec3 r0(1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y));
     const Vec3 r1(2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x));
     const Vec3 r2(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y));
     Affine a;
-    a.rows[0] = r0 * transform.scale;  // R S: column j of R times scale j
-    a.rows[1] = r1 * transform.scale;
-    a.rows[2] = r2 * transform.scale;
-    a.t = transform.translate;
+    a.rows[0] = r0 * scale;  // R S: column j of R times scale j
+    a.rows[1] = r1 * scale;
+    a.rows[2] = r2 * scale;
+    a.t = translate;
     return a;
+}
+
+Affine Compose(const Affine& a, const Affine& b) {
+    Affine out;
+    for (int r = 0; r < 3; ++r) {
+        const Vec3 row = a.rows[r];
+        out.rows[r] = b.rows[0] * row.x + b.rows[1] * row.y + b.rows[2] * row.z;
+    }
+    out.t = a.Point(b.t);
+    return out;
 }
 
 Vec3 Hermite(Vec3 p0, Vec3 p1, Vec3 m0, Vec3 m1, float t) {

@@ -29,14 +29,18 @@ private:
     bool flip_;     // det < 0: the sign keeps the side of the surface
 };
 
-// Scale, then rotate, then translate.
-Affine ToAffine(const Transform& transform);
-
 // A unit quaternion for the rotation (used where keyframes mix the two rotation forms).
 struct Quaternion {
     float w = 1, x = 0, y = 0, z = 0;
 };
 Quaternion ToQuaternion(const Rotation& rotation);
+
+// Scale, then rotate, then translate.
+Affine ToAffine(const Transform& transform);
+Affine ToAffine(Vec3 translate, const Quaternion& rotate, Vec3 scale);
+
+// a after b: (a b) p = a (b p).
+Affine Compose(const Affine& a, const Affine& b);
 
 // Linear interpolation between two transforms: translate and scale linearly; rotation linearly in
 // its written form when both keys use the same form (Euler angles, or angles about one axis), so
