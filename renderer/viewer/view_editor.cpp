@@ -100,12 +100,12 @@ void ViewEditor::Move(Vec3 delta) {
     if (kind_ == Kind::Light) {
         Light& l = scene_.lights[index_];
         l.position += delta;
-        l.orbit.center += delta;
+        if (l.orbit.enabled) l.orbit.center += delta;
         for (Vec3Key& k : l.animation) k.value += delta;
     } else if (kind_ == Kind::Object) {
         Object& o = scene_.objects[index_];
         o.transform.translate += delta;
-        o.orbit.center += delta;
+        if (o.orbit.enabled) o.orbit.center += delta;
         for (TransformKey& k : o.animation) k.transform.translate += delta;
     }
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The viewer in a real window under Xvfb, on the CPU backend: start it, move the selected light
-# with keys, take screenshots, save the edited scene, and check that (1) the image changes as the
-# light moves and (2) the saved scene renders headless to exactly the viewer's last image.
+# The viewer in a real window under Xvfb, on the CPU backend (OpenGL from Mesa): start it, move
+# the selected light with keys, take screenshots, save the edited scene, and check that (1) the
+# image changes as the light moves, (2) the saved scene renders headless to exactly the viewer's
+# last image, and (3) the window with its interface, captured before and after a resize, has the
+# window's size and is not blank.
 #
 #   viewer_xvfb_test.sh CAUSTICA_BINARY
 # Exits 77 (skipped) when Xvfb or xdotool is missing.
@@ -24,7 +26,7 @@ for _ in $(seq 200); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep
 options=(--device cpu --width 160 --height 120 --photons 20000 --seed 7)
 "$caustica" view "${options[@]}" --max-samples 1 >viewer.log 2>&1 & viewer_pid=$!
 window=""
-# The title the viewer sets after its first frame: from then on it reads keys.
+# The window's title: once it is there, the viewer's loop reads keys.
 for _ in $(seq 600); do
   window=$(xdotool search --name '^caustica - ' 2>/dev/null | head -1 || true)
   [ -n "$window" ] && break
@@ -43,6 +45,32 @@ xdotool key --window "$window" x
 wait_for caustica-screenshot-0001.png
 xdotool key --window "$window" s
 wait_for ring.edited.yaml
+
+# The window itself, interface and help overlay included, before and after a resize.
+png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8}'; }
+not_blank() {  # more than a few distinct byte values in the PNG's decompressed pixels
+  python3 -c 'import sys,zlib
+d=open(sys.argv[1],"rb").read(); i=8; data=b""
+while i < len(d):
+    n=int.from_bytes(d[i:i+4],"big"); t=d[i+4:i+8]
+    if t==b"IDAT": data+=d[i+8:i+8+n]
+    i+=12+n
+sys.exit(0 if len(set(zlib.decompress(data)))>32 else 1)' "$1"
+}
+check_window_shot() {
+  eval "$(xdotool getwindowgeometry --shell "$window")"
+  wait_for "$1"
+  sleep 0.5
+  [ "$(png_size "$1")" = "${WIDTH}x${HEIGHT}" ] || { echo "FAIL: $1 is $(png_size "$1"), the window ${WIDTH}x${HEIGHT}"; exit 1; }
+  not_blank "$1" || { echo "FAIL: $1 is blank"; exit 1; }
+}
+xdotool key --window "$window" h shift+x
+check_window_shot caustica-window-0000.png
+xdotool windowsize "$window" 520 380
+sleep 1
+xdotool key --window "$window" shift+x
+check_window_shot caustica-window-0001.png
+[ "$(png_size caustica-window-0001.png)" = "520x380" ] || { echo "FAIL: the window did not resize"; exit 1; }
 # The viewer may close its window on the key press, before xdotool sends the release, which then
 # fails with BadWindow: whether it quit cleanly is what its exit status says.
 xdotool key --window "$window" q 2>/dev/null || true
@@ -55,4 +83,4 @@ fi
 if ! cmp -s reloaded.png caustica-screenshot-0001.png; then
   echo "FAIL: the saved scene does not render to the viewer's image"; exit 1
 fi
-echo "viewer test passed: the light moved the image, and the saved scene reloads to the same image"
+echo "viewer test passed: the light moved the image, the saved scene reloads to the same image, and the window's captures have its size and are not blank"
