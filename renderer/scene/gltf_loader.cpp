@@ -110,7 +110,7 @@ private:
     std::size_t max_triangles_;
     GltfFile out_;
     std::vector<char> visited_;
-    std::vector<int> texture_of_image_;  // image -> index into out_.textures, -1 not yet decoded
+    std::vector<int> texture_of_image_;    // image -> index into out_.textures, -1 not yet decoded
     std::vector<int> directional_lights_;  // their power needs the mesh's bounds
     std::vector<double> directional_lux_;
     std::size_t degenerate_ = 0;
@@ -120,31 +120,31 @@ private:
 double GltfReader::Elements::Get(std::size_t i, int c) const {
     const unsigned char* p = data + i * stride;
     switch (component_type) {
-    case TINYGLTF_COMPONENT_TYPE_FLOAT: {
-        float v;
-        std::memcpy(&v, p + 4 * c, 4);
-        return v;
-    }
-    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return normalized ? p[c] / 255.0 : p[c];
-    case TINYGLTF_COMPONENT_TYPE_BYTE: {
-        const double v = static_cast<signed char>(p[c]);
-        return normalized ? std::max(v / 127.0, -1.0) : v;
-    }
-    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
-        std::uint16_t v;
-        std::memcpy(&v, p + 2 * c, 2);
-        return normalized ? v / 65535.0 : v;
-    }
-    case TINYGLTF_COMPONENT_TYPE_SHORT: {
-        std::int16_t v;
-        std::memcpy(&v, p + 2 * c, 2);
-        return normalized ? std::max(v / 32767.0, -1.0) : v;
-    }
-    case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: {
-        std::uint32_t v;
-        std::memcpy(&v, p + 4 * c, 4);
-        return v;
-    }
+        case TINYGLTF_COMPONENT_TYPE_FLOAT: {
+            float v;
+            std::memcpy(&v, p + 4 * c, 4);
+            return v;
+        }
+        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return normalized ? p[c] / 255.0 : p[c];
+        case TINYGLTF_COMPONENT_TYPE_BYTE: {
+            const double v = static_cast<signed char>(p[c]);
+            return normalized ? std::max(v / 127.0, -1.0) : v;
+        }
+        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
+            std::uint16_t v;
+            std::memcpy(&v, p + 2 * c, 2);
+            return normalized ? v / 65535.0 : v;
+        }
+        case TINYGLTF_COMPONENT_TYPE_SHORT: {
+            std::int16_t v;
+            std::memcpy(&v, p + 2 * c, 2);
+            return normalized ? std::max(v / 32767.0, -1.0) : v;
+        }
+        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: {
+            std::uint32_t v;
+            std::memcpy(&v, p + 4 * c, 4);
+            return v;
+        }
     }
     return 0;
 }
@@ -173,9 +173,11 @@ GltfReader::Elements GltfReader::Accessor(int index, const std::string& where, c
     if (a.sparse.isSparse) Fail(at, "sparse accessors are not supported");
     if (a.bufferView < 0) Fail(at, "an accessor without a bufferView is not supported");
     if (std::find(types.begin(), types.end(), a.type) == types.end())
-        Fail(at, Concat("unexpected type for ", where, " (expected ", types[0] == TINYGLTF_TYPE_SCALAR ? "SCALAR"
-                                                                   : types[0] == TINYGLTF_TYPE_VEC2   ? "VEC2"
-                                                                                                      : "VEC3", ")"));
+        Fail(at, Concat("unexpected type for ", where, " (expected ",
+                        types[0] == TINYGLTF_TYPE_SCALAR ? "SCALAR"
+                        : types[0] == TINYGLTF_TYPE_VEC2 ? "VEC2"
+                                                         : "VEC3",
+                        ")"));
     if (std::find(component_types.begin(), component_types.end(), a.componentType) == component_types.end())
         Fail(at, Concat("unsupported componentType ", a.componentType, " for ", where));
     std::size_t length = 0;
@@ -194,8 +196,8 @@ GltfReader::Elements GltfReader::Accessor(int index, const std::string& where, c
     // The last element must end inside the view (written so that nothing overflows).
     if (a.byteOffset > length || element > length - a.byteOffset ||
         (e.count - 1) > (length - a.byteOffset - element) / e.stride)
-        Fail(at, Concat(e.count, " elements from byte ", a.byteOffset, " do not fit in bufferViews[", a.bufferView, "] (",
-                        length, " bytes)"));
+        Fail(at, Concat(e.count, " elements from byte ", a.byteOffset, " do not fit in bufferViews[", a.bufferView,
+                        "] (", length, " bytes)"));
     e.data = bytes + a.byteOffset;
     return e;
 }
@@ -205,12 +207,14 @@ Affine GltfReader::NodeMatrix(const tinygltf::Node& node, const std::string& whe
         if (v.empty()) return false;
         if (v.size() != n) Fail(where, Concat(what, " needs ", n, " numbers, not ", v.size()));
         for (double x : v)
-            if (!std::isfinite(x) || std::fabs(x) > 1e9) Fail(where, Concat(what, " must be finite numbers of at most 1e9"));
+            if (!std::isfinite(x) || std::fabs(x) > 1e9)
+                Fail(where, Concat(what, " must be finite numbers of at most 1e9"));
         return true;
     };
     if (finite(node.matrix, 16, "matrix")) {
         const std::vector<double>& c = node.matrix;  // column-major
-        if (c[3] != 0 || c[7] != 0 || c[11] != 0 || c[15] != 1) Fail(where, "matrix must be affine (last row 0, 0, 0, 1)");
+        if (c[3] != 0 || c[7] != 0 || c[11] != 0 || c[15] != 1)
+            Fail(where, "matrix must be affine (last row 0, 0, 0, 1)");
         Affine a;
         for (int r = 0; r < 3; ++r) a.rows[r] = Vec3(float(c[r]), float(c[4 + r]), float(c[8 + r]));
         a.t = Vec3(float(c[12]), float(c[13]), float(c[14]));
@@ -269,8 +273,8 @@ void GltfReader::AddPrimitive(const tinygltf::Primitive& p, const Affine& world,
     }
     const auto position = p.attributes.find("POSITION");
     if (position == p.attributes.end()) Fail(where, "a primitive needs a POSITION attribute");
-    const Elements positions =
-        Accessor(position->second, where + ".attributes.POSITION", {TINYGLTF_TYPE_VEC3}, {TINYGLTF_COMPONENT_TYPE_FLOAT});
+    const Elements positions = Accessor(position->second, where + ".attributes.POSITION", {TINYGLTF_TYPE_VEC3},
+                                        {TINYGLTF_COMPONENT_TYPE_FLOAT});
     const std::size_t vertex_count = positions.count;
     auto attribute = [&](const char* name, int type, const std::vector<int>& components, Elements* e) {
         const auto found = p.attributes.find(name);
@@ -282,10 +286,10 @@ void GltfReader::AddPrimitive(const tinygltf::Primitive& p, const Affine& world,
     };
     Elements normals, uvs;
     const bool has_normals = attribute("NORMAL", TINYGLTF_TYPE_VEC3, {TINYGLTF_COMPONENT_TYPE_FLOAT}, &normals);
-    const bool has_uvs = attribute("TEXCOORD_0", TINYGLTF_TYPE_VEC2,
-                                   {TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
-                                    TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT},
-                                   &uvs);
+    const bool has_uvs = attribute(
+        "TEXCOORD_0", TINYGLTF_TYPE_VEC2,
+        {TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT},
+        &uvs);
     int material = -1;
     if (p.material >= 0) {
         if (static_cast<std::size_t>(p.material) >= m_.materials.size())
@@ -313,12 +317,16 @@ void GltfReader::AddPrimitive(const tinygltf::Primitive& p, const Affine& world,
     std::vector<std::array<std::uint32_t, 3>> triangles;
     if (mode == TINYGLTF_MODE_TRIANGLES) {
         if (corners.size() % 3 != 0) Fail(where, Concat(corners.size(), " corners do not make whole triangles"));
-        for (std::size_t i = 0; i + 2 < corners.size(); i += 3) triangles.push_back({corners[i], corners[i + 1], corners[i + 2]});
+        for (std::size_t i = 0; i + 2 < corners.size(); i += 3)
+            triangles.push_back({corners[i], corners[i + 1], corners[i + 2]});
     } else {
         for (std::size_t i = 2; i < corners.size(); ++i) {
-            if (mode == TINYGLTF_MODE_TRIANGLE_FAN) triangles.push_back({corners[0], corners[i - 1], corners[i]});
-            else if (i % 2 == 0) triangles.push_back({corners[i - 2], corners[i - 1], corners[i]});
-            else triangles.push_back({corners[i - 1], corners[i - 2], corners[i]});  // keeps the winding
+            if (mode == TINYGLTF_MODE_TRIANGLE_FAN)
+                triangles.push_back({corners[0], corners[i - 1], corners[i]});
+            else if (i % 2 == 0)
+                triangles.push_back({corners[i - 2], corners[i - 1], corners[i]});
+            else
+                triangles.push_back({corners[i - 1], corners[i - 2], corners[i]});  // keeps the winding
         }
     }
     Mesh& mesh = out_.mesh;
@@ -330,7 +338,8 @@ void GltfReader::AddPrimitive(const tinygltf::Primitive& p, const Affine& world,
         const Vec3 local(float(positions.Get(v, 0)), float(positions.Get(v, 1)), float(positions.Get(v, 2)));
         const Vec3 p = world.Point(local);
         if (!IsFinite(local) || !IsFinite(p) || std::fabs(p.x) > 1e9f || std::fabs(p.y) > 1e9f || std::fabs(p.z) > 1e9f)
-            Fail(where + ".attributes.POSITION", Concat("vertex ", v, " is not a finite point within 1e9 of the origin"));
+            Fail(where + ".attributes.POSITION",
+                 Concat("vertex ", v, " is not a finite point within 1e9 of the origin"));
         mesh.positions.push_back(p);
     }
     const NormalMap normal_map(world);
@@ -368,7 +377,8 @@ void GltfReader::AddCamera(const tinygltf::Camera& camera, const Affine& world, 
         return;
     }
     const double yfov = camera.perspective.yfov * 180.0 / kPi;
-    if (!std::isfinite(yfov) || yfov < 1 || yfov > 179) Fail(where, Concat("yfov must be 1 to 179 degrees, got ", yfov));
+    if (!std::isfinite(yfov) || yfov < 1 || yfov > 179)
+        Fail(where, Concat("yfov must be 1 to 179 degrees, got ", yfov));
     Camera& c = out_.camera;
     c.fov_degrees = static_cast<float>(yfov);
     const double aspect = camera.perspective.aspectRatio;
@@ -429,7 +439,8 @@ int GltfReader::TextureFor(const tinygltf::TextureInfo& info, const std::string&
     if (info.index < 0) return -1;
     if (static_cast<std::size_t>(info.index) >= m_.textures.size())
         Fail(where, Concat("texture ", info.index, " does not exist (the file has ", m_.textures.size(), ")"));
-    if (info.texCoord != 0) Warn(Concat(where, ": texture coordinates set ", info.texCoord, " is not read; using set 0"));
+    if (info.texCoord != 0)
+        Warn(Concat(where, ": texture coordinates set ", info.texCoord, " is not read; using set 0"));
     const int image = m_.textures[info.index].source;
     if (image < 0) return -1;
     if (static_cast<std::size_t>(image) >= m_.images.size())
@@ -580,11 +591,11 @@ GltfFile ParseGltf(const std::string& bytes, const std::string& path, const File
     const std::string base = fs::path(path).parent_path().string();
     if (bytes.size() > 0xffffffffu) ThrowInputError({path, 0, 0}, "the file is larger than 4 GiB");
     const bool binary = bytes.size() >= 4 && bytes.compare(0, 4, "glTF") == 0;
-    const bool ok = binary ? loader.LoadBinaryFromMemory(&model, &err, &warn,
-                                                         reinterpret_cast<const unsigned char*>(bytes.data()),
-                                                         static_cast<unsigned int>(bytes.size()), base)
-                           : loader.LoadASCIIFromString(&model, &err, &warn, bytes.data(),
-                                                        static_cast<unsigned int>(bytes.size()), base);
+    const bool ok =
+        binary ? loader.LoadBinaryFromMemory(&model, &err, &warn, reinterpret_cast<const unsigned char*>(bytes.data()),
+                                             static_cast<unsigned int>(bytes.size()), base)
+               : loader.LoadASCIIFromString(&model, &err, &warn, bytes.data(), static_cast<unsigned int>(bytes.size()),
+                                            base);
     if (!ok) ThrowInputError({path, 0, 0}, Trimmed(err.empty() ? "not a glTF 2.0 file" : err));
     GltfFile out = GltfReader(model, path, files, max_triangles).Read();
     if (!warn.empty()) out.warnings.insert(out.warnings.begin(), Concat(path, ": warning: ", Trimmed(warn)));

@@ -183,7 +183,8 @@ void Loader::ReadAnimation(const YAML::Node& node, const std::string& what, cons
     const MapReader map(r_, node, what, {"keys", "interpolation", "orbit"});
     if (map.Has("keys") == map.Has("orbit")) r_.Fail(node, Concat(what, " needs either keys or an orbit, not both"));
     if (map.Has("orbit")) {
-        if (map.Has("interpolation")) r_.Fail(map.Get("interpolation"), "an orbit has no interpolation: it is a circle");
+        if (map.Has("interpolation"))
+            r_.Fail(map.Get("interpolation"), "an orbit has no interpolation: it is a circle");
         *orbit = ReadOrbit(map.Get("orbit"), what + " orbit");
         return;
     }
@@ -631,7 +632,8 @@ Scene Loader::LoadGltf(const std::string& bytes) {
     o.name = fs::path(r_.File()).stem().string();
     o.is_mesh = true;
     o.mesh_path = (absolute_dir_ / fs::path(r_.File()).filename()).lexically_normal().string();
-    o.mesh = AddMesh(r_.File(), std::move(gltf.mesh), std::move(gltf.materials), std::move(gltf.textures), gltf.warnings);
+    o.mesh =
+        AddMesh(r_.File(), std::move(gltf.mesh), std::move(gltf.materials), std::move(gltf.textures), gltf.warnings);
     meshes_.emplace(o.mesh_path, o.mesh);
     scene_.objects.push_back(std::move(o));
     scene_.camera = gltf.camera;
@@ -693,7 +695,8 @@ Scene LoadScene(const std::string& path) {
     const std::string extension = fs::path(path).extension().string();
     const bool gltf = IsGltfPath(path);
     if (!gltf && extension != ".yaml" && extension != ".yml" && extension != ".YAML" && extension != ".YML")
-        ThrowInputError({path, 0, 0}, Concat("unsupported scene file type \"", extension, "\" (supported: ", kSceneTypes, ")"));
+        ThrowInputError({path, 0, 0},
+                        Concat("unsupported scene file type \"", extension, "\" (supported: ", kSceneTypes, ")"));
     const std::size_t limit = gltf ? kMaxMeshBytes : kMaxSceneBytes;
     const FileRead read = DiskFileSource()(path, limit);
     if (read.status != FileRead::Status::ok)

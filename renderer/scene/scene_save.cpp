@@ -264,7 +264,8 @@ private:
         out_ << YAML::Key << "transform" << YAML::Value << YAML::Flow << YAML::BeginMap;
         TransformFields(o.transform);
         out_ << YAML::EndMap;
-        WriteAnimation(o.animation, o.interpolation, o.orbit, [&](const TransformKey& k) { TransformFields(k.transform); });
+        WriteAnimation(o.animation, o.interpolation, o.orbit,
+                       [&](const TransformKey& k) { TransformFields(k.transform); });
         out_ << YAML::EndMap;
     }
 

@@ -128,8 +128,8 @@ Transform SampleTransform(const std::vector<TransformKey>& keys, double time, In
         out.rotate.euler_degrees =
             SampleKeys(keys, span, mode, [](const TransformKey& k) { return k.transform.rotate.euler_degrees; });
     } else {
-        out.rotate.angle_degrees =
-            SampleKeys(keys, span, mode, [](const TransformKey& k) { return Vec3(k.transform.rotate.angle_degrees, 0, 0); }).x;
+        const auto angle = [](const TransformKey& k) { return Vec3(k.transform.rotate.angle_degrees, 0, 0); };
+        out.rotate.angle_degrees = SampleKeys(keys, span, mode, angle).x;
     }
     return out;
 }

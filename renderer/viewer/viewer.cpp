@@ -189,7 +189,7 @@ void Interface::Panel(double fps) {
         ImGui::End();
         return;
     }
- // Tab belongs to the viewer (the next light), not to ImGui's focus cycling through the fields.
+    // Tab belongs to the viewer (the next light), not to ImGui's focus cycling through the fields.
     ImGui::PushAllowKeyboardFocus(false);
     Scene& scene = state_.scene();
     ImGui::Text("%s on %s", std::filesystem::path(scene.path).filename().c_str(), backend_.Name());
@@ -202,9 +202,10 @@ void Interface::Panel(double fps) {
     }
     if (ImGui::CollapsingHeader("pass times (ms)")) {
         const PassTimes& t = renderer_.times();
-        ImGui::Text("geometry tree %6.2f\nphoton trace  %6.2f\nphoton tree   %6.2f\neye           %6.2f\n"
-                    "bounces       %6.2f\nshadow        %6.2f\nshade         %6.2f",
-                    t.geometry_tree, t.photon_trace, t.photon_tree, t.eye, t.bounces, t.shadow, t.shade);
+        ImGui::Text(
+            "geometry tree %6.2f\nphoton trace  %6.2f\nphoton tree   %6.2f\neye           %6.2f\n"
+            "bounces       %6.2f\nshadow        %6.2f\nshade         %6.2f",
+            t.geometry_tree, t.photon_trace, t.photon_tree, t.eye, t.bounces, t.shadow, t.shade);
     }
     int view = 0;
     while (kViews[view] != state_.settings().view) ++view;
@@ -217,9 +218,12 @@ void Interface::Panel(double fps) {
     }
     ImGui::Separator();
     const ViewEditor& editor = state_.editor();
-    if (editor.selected_kind() == ViewEditor::Kind::Light) LightProperties(editor.selected_index());
-    else if (editor.selected_kind() == ViewEditor::Kind::Object) ObjectProperties(editor.selected_index());
-    else ImGui::TextUnformatted("nothing selected: click a light or an object");
+    if (editor.selected_kind() == ViewEditor::Kind::Light)
+        LightProperties(editor.selected_index());
+    else if (editor.selected_kind() == ViewEditor::Kind::Object)
+        ObjectProperties(editor.selected_index());
+    else
+        ImGui::TextUnformatted("nothing selected: click a light or an object");
     ImGui::Separator();
     if (ImGui::Button("undo")) state_.Undo();
     ImGui::SameLine();
@@ -254,10 +258,11 @@ void Interface::LightProperties(int index) {
     changed |= ImGui::ColorEdit3("colour", &light.color.x, ImGuiColorEditFlags_Float);
     TrackEdit(state_);
     if (light.type == LightType::spot) {
-        changed |= ImGui::SliderFloat("inner angle", &light.inner_angle_degrees, 0, light.outer_angle_degrees, "%.1f deg");
+        changed |=
+            ImGui::SliderFloat("inner angle", &light.inner_angle_degrees, 0, light.outer_angle_degrees, "%.1f deg");
         TrackEdit(state_);
-        changed |= ImGui::SliderFloat("outer angle", &light.outer_angle_degrees, std::max(light.inner_angle_degrees, 0.01f),
-                                      90, "%.1f deg");
+        changed |= ImGui::SliderFloat("outer angle", &light.outer_angle_degrees,
+                                      std::max(light.inner_angle_degrees, 0.01f), 90, "%.1f deg");
         TrackEdit(state_);
     }
     if (changed) state_.MarkChanged();
@@ -266,8 +271,9 @@ void Interface::LightProperties(int index) {
 void Interface::ObjectProperties(int index) {
     Scene& scene = state_.scene();
     Object& object = scene.objects[index];
-    ImGui::Text("object \"%s\" (%s)", object.name.c_str(),
-                object.is_mesh ? std::filesystem::path(object.mesh_path).filename().c_str() : ToString(object.shape.kind));
+    ImGui::Text(
+        "object \"%s\" (%s)", object.name.c_str(),
+        object.is_mesh ? std::filesystem::path(object.mesh_path).filename().c_str() : ToString(object.shape.kind));
     const Vec3 now = ObjectTransformAt(object, state_.time()).translate;
     float p[3] = {now.x, now.y, now.z};
     if (ImGui::DragFloat3("position", p, 0.01f)) MoveTo(state_, now, p);
@@ -313,9 +319,9 @@ void Interface::ObjectProperties(int index) {
 
 void Interface::Help() {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + 0.5f * viewport->WorkSize.x,
-                                   viewport->WorkPos.y + 0.5f * viewport->WorkSize.y),
-                            ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowPos(
+        ImVec2(viewport->WorkPos.x + 0.5f * viewport->WorkSize.x, viewport->WorkPos.y + 0.5f * viewport->WorkSize.y),
+        ImGuiCond_Always, ImVec2(0.5f, 0.5f));
     // Never larger than the window: on a small screen the list scrolls.
     ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(viewport->WorkSize.x - 16, viewport->WorkSize.y - 16));
     ImGui::SetNextWindowBgAlpha(0.85f);
@@ -384,8 +390,9 @@ bool WindowAvailable(std::string* why_not) {
         SDL_Window* probe = SDL_CreateWindow("caustica", 0, 0, 1, 1, SDL_WINDOW_OPENGL | SDL_WINDOW_HIDDEN);
         SDL_GLContext context = probe ? SDL_GL_CreateContext(probe) : nullptr;
         if (!context) {
-            *why_not = Concat("no OpenGL context could be made (SDL: ", SDL_GetError(),
-                              "); the viewer draws with OpenGL 2.1, which Mesa provides without a GPU (libgl1-mesa-dri)");
+            *why_not =
+                Concat("no OpenGL context could be made (SDL: ", SDL_GetError(),
+                       "); the viewer draws with OpenGL 2.1, which Mesa provides without a GPU (libgl1-mesa-dri)");
             ok = false;
         }
         if (context) SDL_GL_DeleteContext(context);
@@ -460,8 +467,10 @@ int RunViewer(Scene& scene, const std::string& scene_path, const RenderOptions& 
                     const bool window_too = e.key.keysym.mod & KMOD_SHIFT;
                     const std::string path = NextFreePath(window_too ? "caustica-window" : "caustica-screenshot");
                     try {
-                        if (window_too) WriteWindowPng(w.window, path);
-                        else WritePng(renderer.CurrentImage(), path);
+                        if (window_too)
+                            WriteWindowPng(w.window, path);
+                        else
+                            WritePng(renderer.CurrentImage(), path);
                         state.Inform(Concat("saved a screenshot to ", path, " (", renderer.samples(), " samples)"));
                     } catch (const std::exception& error) {
                         state.ReportError(Concat("no screenshot: ", error.what()));

@@ -6,8 +6,8 @@ namespace caustica {
 
 ImagePlacement ImagePlacement::Fit(int window_width, int window_height, int image_width, int image_height) {
     ImagePlacement p;
-    p.scale = std::max(std::min(float(window_width) / float(image_width), float(window_height) / float(image_height)),
-                       1e-3f);
+    p.scale =
+        std::max(std::min(float(window_width) / float(image_width), float(window_height) / float(image_height)), 1e-3f);
     p.x = 0.5f * (float(window_width) - p.scale * float(image_width));
     p.y = 0.5f * (float(window_height) - p.scale * float(image_height));
     return p;
@@ -36,7 +36,8 @@ WindowAction ViewerInput::Key(const SDL_Keysym& key) {
             state_.show_help = false;
             break;
         case SDLK_z:
-            if (ctrl && !(shift ? state_.Redo() : state_.Undo())) state_.Inform(shift ? "nothing to redo" : "nothing to undo");
+            if (ctrl && !(shift ? state_.Redo() : state_.Undo()))
+                state_.Inform(shift ? "nothing to redo" : "nothing to undo");
             break;
         case SDLK_y:
             if (ctrl && !state_.Redo()) state_.Inform("nothing to redo");
@@ -52,7 +53,11 @@ WindowAction ViewerInput::Key(const SDL_Keysym& key) {
         case SDLK_LEFT: Nudge(right * -nudge); break;
         case SDLK_PAGEUP: Nudge(Vec3(0, nudge, 0)); break;
         case SDLK_PAGEDOWN: Nudge(Vec3(0, -nudge, 0)); break;
-        case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS: case SDLK_MINUS: case SDLK_KP_MINUS:
+        case SDLK_PLUS:
+        case SDLK_EQUALS:
+        case SDLK_KP_PLUS:
+        case SDLK_MINUS:
+        case SDLK_KP_MINUS:
             state_.BeginEdit();
             editor.ScaleLightPower(key.sym == SDLK_MINUS || key.sym == SDLK_KP_MINUS ? 0.8f : 1.25f);
             state_.EndEdit();
@@ -75,7 +80,8 @@ WindowAction ViewerInput::Key(const SDL_Keysym& key) {
         case SDLK_4: state_.SetView(ShadeView::KnnRadius); break;
         case SDLK_5: state_.SetView(ShadeView::TraversalCost); break;
         case SDLK_s: state_.Save(); break;
-        case SDLK_x: case SDLK_F12: return WindowAction::screenshot;
+        case SDLK_x:
+        case SDLK_F12: return WindowAction::screenshot;
         default: break;
     }
     return WindowAction::none;
@@ -94,11 +100,16 @@ WindowAction ViewerInput::Handle(const SDL_Event& e, const ImagePlacement& place
             if (!mouse_free || drag_ != Drag::none) break;
             const bool shift = mods_ & KMOD_SHIFT, ctrl = mods_ & KMOD_CTRL;
             const bool selected = state_.editor().selected_kind() != ViewEditor::Kind::None;
-            if (e.button.button == SDL_BUTTON_RIGHT) drag_ = Drag::pan;
-            else if (e.button.button != SDL_BUTTON_LEFT) break;
-            else if (selected && ctrl) drag_ = Drag::move_floor;
-            else if (selected && shift) drag_ = Drag::move_facing;
-            else drag_ = Drag::orbit;
+            if (e.button.button == SDL_BUTTON_RIGHT)
+                drag_ = Drag::pan;
+            else if (e.button.button != SDL_BUTTON_LEFT)
+                break;
+            else if (selected && ctrl)
+                drag_ = Drag::move_floor;
+            else if (selected && shift)
+                drag_ = Drag::move_facing;
+            else
+                drag_ = Drag::orbit;
             if (drag_ == Drag::move_floor || drag_ == Drag::move_facing) state_.BeginEdit();
             drag_moved_ = false;
             last_x_ = e.button.x;
@@ -109,7 +120,8 @@ WindowAction ViewerInput::Handle(const SDL_Event& e, const ImagePlacement& place
             if (drag_ == Drag::none) break;
             // A click without motion picks what is under the mouse.
             if (drag_ != Drag::pan && !drag_moved_) {
-                const float x = placement.ImageX(float(e.button.x) + 0.5f), y = placement.ImageY(float(e.button.y) + 0.5f);
+                const float x = placement.ImageX(float(e.button.x) + 0.5f),
+                            y = placement.ImageY(float(e.button.y) + 0.5f);
                 const CameraView& camera = state_.input().camera;
                 if (x >= 0 && y >= 0 && x < float(camera.width) && y < float(camera.height))
                     state_.editor().Pick(x, y, camera, state_.frame());
@@ -129,10 +141,10 @@ WindowAction ViewerInput::Handle(const SDL_Event& e, const ImagePlacement& place
                 state_.editor().Orbit(float(dx), float(dy));
             } else {
                 const Vec3 normal = drag_ == Drag::move_floor ? Vec3(0, 1, 0) : camera.forward;
-                state_.editor().Move(ViewEditor::DragOnPlane(
-                    camera, state_.editor().SelectedPosition(state_.frame()), normal, placement.ImageX(float(last_x_)),
-                    placement.ImageY(float(last_y_)), placement.ImageX(float(e.motion.x)),
-                    placement.ImageY(float(e.motion.y))));
+                state_.editor().Move(
+                    ViewEditor::DragOnPlane(camera, state_.editor().SelectedPosition(state_.frame()), normal,
+                                            placement.ImageX(float(last_x_)), placement.ImageY(float(last_y_)),
+                                            placement.ImageX(float(e.motion.x)), placement.ImageY(float(e.motion.y))));
             }
             last_x_ = e.motion.x;
             last_y_ = e.motion.y;

@@ -78,8 +78,9 @@ bool ViewerState::Same(const Snapshot& a, const Snapshot& b) {
         return x.size() == y.size() &&
                std::equal(x.begin(), x.end(), y.begin(), [](const auto& p, const auto& q) { return p == q; });
     };
-    return same_list(a.lights, b.lights) && same_list(a.objects, b.objects) && SameMaterials(a.materials, b.materials) &&
-           a.scene_settings == b.scene_settings && a.photons == b.photons && a.k == b.k;
+    return same_list(a.lights, b.lights) && same_list(a.objects, b.objects) &&
+           SameMaterials(a.materials, b.materials) && a.scene_settings == b.scene_settings && a.photons == b.photons &&
+           a.k == b.k;
 }
 
 void ViewerState::Restore(const Snapshot& s) {
@@ -113,21 +114,15 @@ void ViewerState::EndEdit() {
     length_ = AnimationLength(scene_);
 }
 
-bool ViewerState::Undo() {
-    EndEdit();
-    if (undo_.empty()) return false;
-    redo_.push_back(Take());
-    Restore(undo_.back());
-    undo_.pop_back();
-    return true;
-}
+bool ViewerState::Undo() { return Step(undo_, redo_); }
+bool ViewerState::Redo() { return Step(redo_, undo_); }
 
-bool ViewerState::Redo() {
+bool ViewerState::Step(std::vector<Snapshot>& from, std::vector<Snapshot>& to) {
     EndEdit();
-    if (redo_.empty()) return false;
-    undo_.push_back(Take());
-    Restore(redo_.back());
-    redo_.pop_back();
+    if (from.empty()) return false;
+    to.push_back(Take());
+    Restore(from.back());
+    from.pop_back();
     return true;
 }
 

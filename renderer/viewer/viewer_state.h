@@ -111,6 +111,8 @@ private:
     Snapshot Take() const;
     void Restore(const Snapshot& s);
     static bool Same(const Snapshot& a, const Snapshot& b);
+    // Undo (from undo_ to redo_) or redo (the other way).
+    bool Step(std::vector<Snapshot>& from, std::vector<Snapshot>& to);
     void UpdateCap(uint32_t asked);
 
     Scene& scene_;

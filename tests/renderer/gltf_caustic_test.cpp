@@ -25,19 +25,22 @@ TEST(GltfCaustic, GlassSphereFocusesLikeTheYamlSphere) {
     sphere.segments = 48;
     sphere.rings = 24;
     testing::GltfBuilder b;
-    b.materials = {"{\"extensions\": {\"KHR_materials_transmission\": {\"transmissionFactor\": 1},"
-                   " \"KHR_materials_ior\": {\"ior\": 1.5}}}"};
+    b.materials = {
+        "{\"extensions\": {\"KHR_materials_transmission\": {\"transmissionFactor\": 1},"
+        " \"KHR_materials_ior\": {\"ior\": 1.5}}}"};
     testing::AddShapeMesh(b, GenerateShape(sphere, 0), ", \"material\": 0");
     b.AddNode("\"mesh\": 0");
     b.scene_roots = {0};
     testing::TempDir dir;
     dir.File("sphere.glb", b.Glb());
     const std::string place = "    transform: {translate: [0, 0.5, 0]}\n";
-    const Scene yaml = LoadScene(dir.File(
-        "yaml.yaml", std::string(kStage) +
-                         "  - name: ball\n    shape: {type: sphere, radius: 0.4, segments: 48, rings: 24}\n"
-                         "    material: glass\n" + place));
-    const Scene gltf = LoadScene(dir.File("gltf.yaml", std::string(kStage) + "  - name: ball\n    mesh: sphere.glb\n" + place));
+    const Scene yaml = LoadScene(
+        dir.File("yaml.yaml", std::string(kStage) +
+                                  "  - name: ball\n    shape: {type: sphere, radius: 0.4, segments: 48, rings: 24}\n"
+                                  "    material: glass\n" +
+                                  place));
+    const Scene gltf =
+        LoadScene(dir.File("gltf.yaml", std::string(kStage) + "  - name: ball\n    mesh: sphere.glb\n" + place));
     ASSERT_EQ(gltf.objects[1].mesh->TriangleCount(), yaml.objects[1].mesh->TriangleCount());
 
     RenderOptions options = testing::SmallFrame(40000, 96, 72);

@@ -12,11 +12,7 @@
 namespace caustica {
 namespace {
 
-void ExpectNear(Vec3 a, Vec3 b, float tolerance) {
-    EXPECT_NEAR(a.x, b.x, tolerance);
-    EXPECT_NEAR(a.y, b.y, tolerance);
-    EXPECT_NEAR(a.z, b.z, tolerance);
-}
+using testing::ExpectNear;
 
 Scene Load(const std::string& yaml) { return LoadSceneFromString(yaml, "anim.yaml"); }
 

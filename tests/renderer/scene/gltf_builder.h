@@ -55,13 +55,15 @@ public:
             j += ", \"scene\": 0, \"scenes\": [{\"nodes\": [" + roots + "]}]";
         }
         std::string buffer = "{\"byteLength\": " + std::to_string(bin_.size());
-        if (buffer_uri == "inline") buffer += ", \"uri\": \"data:application/octet-stream;base64," + Base64(bin_) + "\"";
-        else if (!buffer_uri.empty()) buffer += ", \"uri\": \"" + buffer_uri + "\"";
+        if (buffer_uri == "inline")
+            buffer += ", \"uri\": \"data:application/octet-stream;base64," + Base64(bin_) + "\"";
+        else if (!buffer_uri.empty())
+            buffer += ", \"uri\": \"" + buffer_uri + "\"";
         buffer += "}";
         j += ", \"buffers\": [" + buffer + "]";
-        j += List("bufferViews", views) + List("accessors", accessors) + List("meshes", meshes) +
-             List("nodes", nodes) + List("materials", materials) + List("cameras", cameras) +
-             List("images", images) + List("textures", textures);
+        j += List("bufferViews", views) + List("accessors", accessors) + List("meshes", meshes) + List("nodes", nodes) +
+             List("materials", materials) + List("cameras", cameras) + List("images", images) +
+             List("textures", textures);
         if (!lights.empty()) {
             j += ", \"extensions\": {\"KHR_lights_punctual\": {" + List("lights", lights).substr(2) + "}}";
             j += ", \"extensionsUsed\": [\"KHR_lights_punctual\"]";
@@ -99,9 +101,9 @@ private:
     }
     int AddAccessor(const void* data, std::size_t bytes, int component_type, std::size_t count, const char* type) {
         const int view = AddView(data, bytes);
-        accessors.push_back("{\"bufferView\": " + std::to_string(view) + ", \"componentType\": " +
-                            std::to_string(component_type) + ", \"count\": " + std::to_string(count) +
-                            ", \"type\": \"" + type + "\"}");
+        accessors.push_back("{\"bufferView\": " + std::to_string(view) +
+                            ", \"componentType\": " + std::to_string(component_type) +
+                            ", \"count\": " + std::to_string(count) + ", \"type\": \"" + type + "\"}");
         return int(accessors.size()) - 1;
     }
     static std::string List(const char* name, const std::vector<std::string>& items) {

@@ -15,14 +15,10 @@
 namespace caustica {
 namespace {
 
+using testing::ExpectNear;
+
 using testing::GltfBuilder;
 using testing::TempDir;
-
-void ExpectNear(Vec3 a, Vec3 b, float tolerance) {
-    EXPECT_NEAR(a.x, b.x, tolerance);
-    EXPECT_NEAR(a.y, b.y, tolerance);
-    EXPECT_NEAR(a.z, b.z, tolerance);
-}
 
 constexpr double kPi = 3.14159265358979323846;
 
@@ -39,32 +35,39 @@ GltfBuilder Sample() {
     // A 2x1 PNG: red, blue.
     const unsigned char pixels[] = {255, 0, 0, 0, 0, 255};
     std::string png;
-    stbi_write_png_to_func([](void* context, void* data, int size) {
-        static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
-    }, &png, 2, 1, 3, pixels, 6);
+    stbi_write_png_to_func(
+        [](void* context, void* data, int size) {
+            static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
+        },
+        &png, 2, 1, 3, pixels, 6);
     const int texture = b.AddImage(png, "image/png");
     b.materials = {
         "{\"name\": \"water\", \"extensions\": {\"KHR_materials_transmission\": {\"transmissionFactor\": 1},"
         " \"KHR_materials_ior\": {\"ior\": 1.33}, \"KHR_materials_volume\": {\"attenuationDistance\": 2,"
         " \"attenuationColor\": [1, 0.5, 0.25]}}}",
-        "{\"name\": \"gold\", \"pbrMetallicRoughness\": {\"baseColorFactor\": [1, 0.8, 0.4, 1], \"metallicFactor\": 1}}",
-        "{\"name\": \"paper\", \"pbrMetallicRoughness\": {\"baseColorFactor\": [0.5, 0.5, 0.5, 1], \"metallicFactor\": 0,"
-        " \"baseColorTexture\": {\"index\": " + std::to_string(texture) + "}}}"};
-    b.lights = {"{\"name\": \"bulb\", \"type\": \"point\", \"color\": [1, 0.5, 0.25], \"intensity\": " +
-                    std::to_string(683 / (4 * kPi)) + "}",
-                "{\"type\": \"spot\", \"intensity\": 100, \"spot\": {\"innerConeAngle\": 0.2, \"outerConeAngle\": 0.5}}",
-                "{\"type\": \"directional\", \"intensity\": 683}"};
+        "{\"name\": \"gold\", \"pbrMetallicRoughness\": {\"baseColorFactor\": [1, 0.8, 0.4, 1], \"metallicFactor\": "
+        "1}}",
+        "{\"name\": \"paper\", \"pbrMetallicRoughness\": {\"baseColorFactor\": [0.5, 0.5, 0.5, 1], \"metallicFactor\": "
+        "0,"
+        " \"baseColorTexture\": {\"index\": " +
+            std::to_string(texture) + "}}}"};
+    b.lights = {
+        "{\"name\": \"bulb\", \"type\": \"point\", \"color\": [1, 0.5, 0.25], \"intensity\": " +
+            std::to_string(683 / (4 * kPi)) + "}",
+        "{\"type\": \"spot\", \"intensity\": 100, \"spot\": {\"innerConeAngle\": 0.2, \"outerConeAngle\": 0.5}}",
+        "{\"type\": \"directional\", \"intensity\": 683}"};
     b.cameras = {"{\"type\": \"perspective\", \"perspective\": {\"yfov\": 0.5, \"aspectRatio\": 1.5, \"znear\": 0.1}}"};
-    b.AddNode("\"children\": [1, 2], \"translation\": [10, 0, 0]");                     // 0
-    b.AddNode("\"mesh\": 0, \"scale\": [2, 2, 2], \"rotation\": [0, 0.7071068, 0, 0.7071068]");  // 1
-    b.AddNode("\"mesh\": 1, \"matrix\": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,5,0,1]");          // 2
-    b.AddNode("\"mesh\": 2");                                                           // 3
+    b.AddNode("\"children\": [1, 2], \"translation\": [10, 0, 0]");                                      // 0
+    b.AddNode("\"mesh\": 0, \"scale\": [2, 2, 2], \"rotation\": [0, 0.7071068, 0, 0.7071068]");          // 1
+    b.AddNode("\"mesh\": 1, \"matrix\": [1,0,0,0, 0,1,0,0, 0,0,1,0, 0,5,0,1]");                          // 2
+    b.AddNode("\"mesh\": 2");                                                                            // 3
     b.AddNode("\"translation\": [0, 3, 0], \"extensions\": {\"KHR_lights_punctual\": {\"light\": 0}}");  // 4
     // The spot points down: its -z axis turned -90 degrees about x.
-    b.AddNode("\"translation\": [1, 4, 1], \"rotation\": [-0.7071068, 0, 0, 0.7071068],"
-              " \"extensions\": {\"KHR_lights_punctual\": {\"light\": 1}}");            // 5
-    b.AddNode("\"extensions\": {\"KHR_lights_punctual\": {\"light\": 2}}");              // 6
-    b.AddNode("\"camera\": 0, \"translation\": [0.5, 0.5, 8]");                          // 7
+    b.AddNode(
+        "\"translation\": [1, 4, 1], \"rotation\": [-0.7071068, 0, 0, 0.7071068],"
+        " \"extensions\": {\"KHR_lights_punctual\": {\"light\": 1}}");       // 5
+    b.AddNode("\"extensions\": {\"KHR_lights_punctual\": {\"light\": 2}}");  // 6
+    b.AddNode("\"camera\": 0, \"translation\": [0.5, 0.5, 8]");              // 7
     b.scene_roots = {0, 3, 4, 5, 6, 7};
     return b;
 }
@@ -219,7 +222,8 @@ TEST(GltfErrors, NameTheFileAndTheJsonPath) {
 
     GltfBuilder view = b;
     view.views[0] = "{\"buffer\": 0, \"byteOffset\": 40, \"byteLength\": 36}";
-    EXPECT_EQ(GltfError(view.Json("inline")), "part.gltf: error: bufferViews[0]: bytes 40 to 76 lie outside buffer 0 (48 bytes)");
+    EXPECT_EQ(GltfError(view.Json("inline")),
+              "part.gltf: error: bufferViews[0]: bytes 40 to 76 lie outside buffer 0 (48 bytes)");
 
     GltfBuilder cycle = b;
     cycle.meshes[0] = "{\"primitives\": [{\"attributes\": {\"POSITION\": 0}}]}";
@@ -257,7 +261,8 @@ TEST(GltfErrors, OtherFileTypesNameTheSupportedOnes) {
         ADD_FAILURE() << "no error";
     } catch (const InputError& e) {
         EXPECT_EQ(std::string(e.what()),
-                  dir.Path("part.ply") + ": error: unsupported scene file type \".ply\" (supported: .yaml, .yml, .gltf, .glb)");
+                  dir.Path("part.ply") +
+                      ": error: unsupported scene file type \".ply\" (supported: .yaml, .yml, .gltf, .glb)");
     }
 }
 

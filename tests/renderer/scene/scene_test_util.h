@@ -1,4 +1,5 @@
-// Helpers for the scene tests: temporary folders and expected errors.
+// Helpers for the scene tests: temporary folders, expected errors, vectors compared within a
+// tolerance.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -47,6 +48,12 @@ inline std::string LoadError(const std::string& yaml, const std::string& path = 
         return e.what();
     }
     return "";
+}
+
+inline void ExpectNear(Vec3 a, Vec3 b, float tolerance) {
+    EXPECT_NEAR(a.x, b.x, tolerance);
+    EXPECT_NEAR(a.y, b.y, tolerance);
+    EXPECT_NEAR(a.z, b.z, tolerance);
 }
 
 inline std::string SourcePath(const std::string& relative) { return std::string(CAUSTICA_SOURCE_DIR) + "/" + relative; }
