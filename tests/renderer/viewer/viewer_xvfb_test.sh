@@ -2,8 +2,9 @@
 # The viewer in a real window under Xvfb, on the CPU backend (OpenGL from Mesa): start it, move
 # the selected light with keys, take screenshots, save the edited scene, and check that (1) the
 # image changes as the light moves, (2) the saved scene renders headless to exactly the viewer's
-# last image, and (3) the window with its interface, captured before and after a resize, has the
-# window's size and is not blank.
+# last image, (3) the window with its interface, captured before and after a resize, has the
+# window's size and is not blank, and (4) on a display without OpenGL (GLX) the viewer says so and
+# writes its first frame to a file instead.
 #
 #   viewer_xvfb_test.sh CAUSTICA_BINARY
 # Exits 77 (skipped) when Xvfb or xdotool is missing.
@@ -13,7 +14,8 @@ for tool in Xvfb xdotool; do
   command -v $tool >/dev/null || { echo "$tool not installed: viewer test skipped"; exit 77; }
 done
 work=$(mktemp -d)
-trap 'kill $viewer_pid $xvfb_pid 2>/dev/null || true; rm -rf "$work"' EXIT
+nogl_pid=""
+trap 'kill $viewer_pid $xvfb_pid $nogl_pid 2>/dev/null || true; rm -rf "$work"' EXIT
 cd "$work"
 display=:$(( 100 + RANDOM % 800 ))
 # -noreset: by default the server resets when its last client leaves (the readiness probe below),
@@ -83,4 +85,12 @@ fi
 if ! cmp -s reloaded.png caustica-screenshot-0001.png; then
   echo "FAIL: the saved scene does not render to the viewer's image"; exit 1
 fi
-echo "viewer test passed: the light moved the image, the saved scene reloads to the same image, and the window's captures have its size and are not blank"
+# A display without GLX: no OpenGL context, so no window; the first frame goes to a file.
+Xvfb :$(( ${display#:} + 1 )) -screen 0 640x480x24 -nolisten tcp -noreset -extension GLX >xvfb-nogl.log 2>&1 & nogl_pid=$!
+for _ in $(seq 200); do DISPLAY=:$(( ${display#:} + 1 )) xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+DISPLAY=:$(( ${display#:} + 1 )) timeout 60 "$caustica" view "${options[@]}" --png nogl.png --samples 1 >nogl.log 2>&1 \
+  || { echo "FAIL: the viewer failed without OpenGL"; cat nogl.log; exit 1; }
+grep -q "no window (no OpenGL context could be made" nogl.log && [ -f nogl.png ] \
+  || { echo "FAIL: without OpenGL the viewer did not say so and write the frame"; cat nogl.log; exit 1; }
+
+echo "viewer test passed: the light moved the image, the saved scene reloads to the same image, the window's captures have its size and are not blank, and without OpenGL it says so"
