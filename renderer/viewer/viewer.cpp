@@ -351,7 +351,7 @@ void Interface::Messages() {
     ImGui::End();
 }
 
-// The window as shown, interface included, as a PNG.
+// The window as drawn (the back buffer before it is shown), interface included, as a PNG.
 void WriteWindowPng(SDL_Window* window, const std::string& path) {
     int w = 0, h = 0;
     SDL_GL_GetDrawableSize(window, &w, &h);
@@ -365,6 +365,17 @@ void WriteWindowPng(SDL_Window* window, const std::string& path) {
             image.at(x, y) = Rgb(DecodeSrgb8(p[0]), DecodeSrgb8(p[1]), DecodeSrgb8(p[2]));
         }
     WritePng(image, path);
+}
+
+// Writes a screenshot through 'write' and says so, or why not.
+template <class Write>
+void Screenshot(ViewerState& state, Write write, const std::string& path, uint32_t samples) {
+    try {
+        write(path);
+        state.Inform(Concat("saved a screenshot to ", path, " (", samples, " samples)"));
+    } catch (const std::exception& error) {
+        state.ReportError(Concat("no screenshot: ", error.what()));
+    }
 }
 
 }  // namespace
@@ -449,6 +460,7 @@ int RunViewer(Scene& scene, const std::string& scene_path, const RenderOptions& 
     auto last_frame = std::chrono::steady_clock::now();
     double fps = 0.0;
     bool quit = false, fullscreen = false;
+    std::string window_shot;  // where to write the window after the next frame, if anywhere
     while (!quit) {
         int window_w = 0, window_h = 0;
         SDL_GetWindowSize(w.window, &window_w, &window_h);
@@ -463,20 +475,12 @@ int RunViewer(Scene& scene, const std::string& scene_path, const RenderOptions& 
                     fullscreen = !fullscreen;
                     SDL_SetWindowFullscreen(w.window, fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
                     break;
-                case WindowAction::screenshot: {
-                    const bool window_too = e.key.keysym.mod & KMOD_SHIFT;
-                    const std::string path = NextFreePath(window_too ? "caustica-window" : "caustica-screenshot");
-                    try {
-                        if (window_too)
-                            WriteWindowPng(w.window, path);
-                        else
-                            WritePng(renderer.CurrentImage(), path);
-                        state.Inform(Concat("saved a screenshot to ", path, " (", renderer.samples(), " samples)"));
-                    } catch (const std::exception& error) {
-                        state.ReportError(Concat("no screenshot: ", error.what()));
-                    }
+                case WindowAction::screenshot:
+                    // The window is read after the next frame is drawn, before it is shown.
+                    if (e.key.keysym.mod & KMOD_SHIFT) window_shot = NextFreePath("caustica-window");
+                    else Screenshot(state, [&](const std::string& path) { WritePng(renderer.CurrentImage(), path); },
+                                    NextFreePath("caustica-screenshot"), renderer.samples());
                     break;
-                }
                 case WindowAction::none: break;
             }
         }
@@ -511,6 +515,11 @@ int RunViewer(Scene& scene, const std::string& scene_path, const RenderOptions& 
         glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
         ImGui_ImplOpenGL2_RenderDrawData(ImGui::GetDrawData());
+        if (!window_shot.empty()) {
+            Screenshot(state, [&](const std::string& path) { WriteWindowPng(w.window, path); }, window_shot,
+                       renderer.samples());
+            window_shot.clear();
+        }
         SDL_GL_SwapWindow(w.window);
     }
     return 0;

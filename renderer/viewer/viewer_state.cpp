@@ -44,7 +44,9 @@ ViewerState::ViewerState(Scene& scene, std::string scene_path, const RenderOptio
     length_ = AnimationLength(scene_);
     frame_step_ = 1.0 / scene_.settings.frame_rate;
     playing_ = length_ > 0;
+    // The frame, for input before the first loop; the first Refresh() still reports it as new.
     Refresh();
+    reported_ = false;
 }
 
 void ViewerState::UpdateCap(uint32_t asked) {
@@ -56,11 +58,15 @@ void ViewerState::UpdateCap(uint32_t asked) {
 }
 
 bool ViewerState::Refresh() {
-    if (!changed_) return false;
-    EvaluateScene(scene_, time_, &frame_);
-    ToFrameInput(scene_, frame_, size_, &input_);
-    changed_ = false;
-    return true;
+    if (changed_) {
+        EvaluateScene(scene_, time_, &frame_);
+        ToFrameInput(scene_, frame_, size_, &input_);
+        changed_ = false;
+        reported_ = false;
+    }
+    const bool fresh = !reported_;
+    reported_ = true;
+    return fresh;
 }
 
 bool ViewerState::TakeMaterialChange() {

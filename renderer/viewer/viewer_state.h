@@ -48,8 +48,8 @@ public:
     // The scene at the current time and the camera's view of it (valid after Refresh()).
     const SceneFrame& frame() const { return frame_; }
     const FrameInput& input() const { return input_; }
-    // Re-evaluates the frame when anything changed since the last call; returns whether it did
-    // (the renderer must then Prepare again).
+    // Re-evaluates the frame when anything changed since the last call; returns whether the frame
+    // is new since the last call (the first call's is: the renderer must then Prepare it).
     bool Refresh();
     // Whether materials changed since the last call (the renderer must take them again).
     bool TakeMaterialChange();
@@ -125,6 +125,7 @@ private:
     SceneFrame frame_;
     FrameInput input_;
     bool changed_ = true, materials_changed_ = false;
+    bool reported_ = false;  // Refresh() has returned the current frame as new
     Snapshot pending_;
     bool editing_ = false;
     std::vector<Snapshot> undo_, redo_;

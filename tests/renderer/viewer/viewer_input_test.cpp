@@ -94,6 +94,18 @@ protected:
     std::unique_ptr<ViewerInput> input_;
 };
 
+// ViewerState is made before the renderer: its first frame must still be reported as new, or the
+// renderer would never prepare it.
+TEST_F(ViewerInputTest, TheFirstFrameAndEachChangeAreReportedOnce) {
+    EXPECT_TRUE(state_->Refresh());
+    EXPECT_FALSE(state_->Refresh());
+    Key(SDLK_k);
+    SDL_Event e;
+    while (SDL_PollEvent(&e)) input_->Handle(e, ImagePlacement::Fit(160, 120, 160, 120));
+    EXPECT_TRUE(state_->Refresh());
+    EXPECT_FALSE(state_->Refresh());
+}
+
 TEST_F(ViewerInputTest, ShiftIsReadFromTheKeyEvent) {
     ASSERT_EQ(SDL_GetModState(), KMOD_NONE);
     const uint32_t start = state_->settings().photons;

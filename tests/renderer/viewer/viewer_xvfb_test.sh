@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The viewer in a real window under Xvfb, on the CPU backend (OpenGL from Mesa): start it, move
 # the selected light with keys, take screenshots, save the edited scene, and check that (1) the
-# image changes as the light moves, (2) the saved scene renders headless to exactly the viewer's
-# last image, (3) the window with its interface, captured before and after a resize, has the
-# window's size and is not blank, and (4) on a display without OpenGL (GLX) the viewer says so and
-# writes its first frame to a file instead.
+# image is the scene's first frame and changes as the light moves, (2) the saved scene renders
+# headless to exactly the viewer's last image, (3) the window with its interface, captured before
+# and after a resize, has the window's size and is not blank, and (4) on a display without OpenGL
+# (GLX) the viewer says so and writes its first frame to a file instead.
 #
 #   viewer_xvfb_test.sh CAUSTICA_BINARY
 # Exits 77 (skipped) when Xvfb or xdotool is missing.
@@ -50,27 +50,44 @@ wait_for ring.edited.yaml
 
 # The window itself, interface and help overlay included, before and after a resize.
 png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8}'; }
-not_blank() {  # more than a few distinct byte values in the PNG's decompressed pixels
-  python3 -c 'import sys,zlib
-d=open(sys.argv[1],"rb").read(); i=8; data=b""
+# The mean of the PNG's pixels in a box at its centre (0 to 255), and how many distinct values all
+# its pixels have.
+png_stats() {
+  python3 -c 'import sys, zlib
+d = open(sys.argv[1], "rb").read(); i = 8; data = b""
 while i < len(d):
-    n=int.from_bytes(d[i:i+4],"big"); t=d[i+4:i+8]
-    if t==b"IDAT": data+=d[i+8:i+8+n]
-    i+=12+n
-sys.exit(0 if len(set(zlib.decompress(data)))>32 else 1)' "$1"
+    n = int.from_bytes(d[i:i + 4], "big"); t = d[i + 4:i + 8]
+    if t == b"IHDR": w, h, ct = int.from_bytes(d[i + 8:i + 12], "big"), int.from_bytes(d[i + 12:i + 16], "big"), d[i + 17]
+    if t == b"IDAT": data += d[i + 8:i + 8 + n]
+    i += 12 + n
+raw = zlib.decompress(data); bpp = 4 if ct == 6 else 3; stride = w * bpp; rows = []; prev = bytearray(stride)
+for y in range(h):
+    f = raw[y * (stride + 1)]; line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for x in range(stride):
+        a = line[x - bpp] if x >= bpp else 0; b = prev[x]; c = prev[x - bpp] if x >= bpp else 0
+        p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+        line[x] = (line[x] + [0, a, b, (a + b) // 2, a if pa <= pb and pa <= pc else b if pb <= pc else c][f]) & 255
+    rows.append(line); prev = line
+box = [v for r in rows[h // 2 - 10:h // 2 + 10] for v in r[(w // 2 - 10) * bpp:(w // 2 + 10) * bpp]]
+print(sum(box) // len(box), len(set(v for r in rows for v in r)))' "$1"
 }
 check_window_shot() {
   eval "$(xdotool getwindowgeometry --shell "$window")"
   wait_for "$1"
   sleep 0.5
   [ "$(png_size "$1")" = "${WIDTH}x${HEIGHT}" ] || { echo "FAIL: $1 is $(png_size "$1"), the window ${WIDTH}x${HEIGHT}"; exit 1; }
-  not_blank "$1" || { echo "FAIL: $1 is blank"; exit 1; }
+  read -r centre values < <(png_stats "$1")
+  [ "$values" -gt 32 ] || { echo "FAIL: $1 is blank ($values distinct values)"; exit 1; }
 }
-xdotool key --window "$window" h shift+x
+# The image fills the window's centre (the table inside the ring, brighter than the window's
+# background, 20 to 23, where no image is drawn).
+xdotool key --window "$window" shift+x
 check_window_shot caustica-window-0000.png
+[ "$centre" -gt 30 ] || { echo "FAIL: the window's centre does not show the image (mean $centre)"; exit 1; }
+# Resized, with the help over the image.
 xdotool windowsize "$window" 520 380
 sleep 1
-xdotool key --window "$window" shift+x
+xdotool key --window "$window" h shift+x
 check_window_shot caustica-window-0001.png
 [ "$(png_size caustica-window-0001.png)" = "520x380" ] || { echo "FAIL: the window did not resize"; exit 1; }
 # The viewer may close its window on the key press, before xdotool sends the release, which then
@@ -78,6 +95,10 @@ check_window_shot caustica-window-0001.png
 xdotool key --window "$window" q 2>/dev/null || true
 wait $viewer_pid || { echo "FAIL: the viewer exited with an error"; cat viewer.log; exit 1; }
 
+"$caustica" render "${options[@]}" --samples 1 -o first.png 2>/dev/null
+if ! cmp -s first.png caustica-screenshot-0000.png; then
+  echo "FAIL: the viewer's first image is not the scene's first frame"; exit 1
+fi
 if cmp -s caustica-screenshot-0000.png caustica-screenshot-0001.png; then
   echo "FAIL: moving the light did not change the image"; exit 1
 fi
