@@ -252,8 +252,9 @@ void Interface::LightProperties(int index) {
         if (ImGui::DragFloat3("position", p, 0.01f)) MoveTo(state_, now, p);
         TrackEdit(state_);
     }
+    // A drag changes the power by 1% a pixel.
     changed |= ImGui::DragFloat("power (W)", &light.power, std::max(light.power * 0.01f, 0.01f), 0.001f, 1e7f, "%.3f",
-                                ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+                                ImGuiSliderFlags_AlwaysClamp);
     TrackEdit(state_);
     changed |= ImGui::ColorEdit3("colour", &light.color.x, ImGuiColorEditFlags_Float);
     TrackEdit(state_);
