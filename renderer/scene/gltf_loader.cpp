@@ -297,12 +297,23 @@ void GltfReader::AddPrimitive(const tinygltf::Primitive& p, const Affine& world,
         material = p.material;
     }
     // The corners in drawing order, then the triangles of the mode.
+    // Limits first, so that a hostile count allocates nothing: the triangles the corners make,
+    // and at most three vertices a triangle.
+    const std::string at = where + ".indices";
+    Elements indices;
+    if (p.indices >= 0)
+        indices = Accessor(p.indices, at, {TINYGLTF_TYPE_SCALAR},
+                           {TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
+                            TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT});
+    const std::size_t corner_count = p.indices >= 0 ? indices.count : vertex_count;
+    const std::size_t triangle_count = mode == TINYGLTF_MODE_TRIANGLES ? corner_count / 3
+                                       : corner_count >= 3             ? corner_count - 2
+                                                                       : 0;
+    if (out_.mesh.TriangleCount() + triangle_count > max_triangles_ || vertex_count > 3 * max_triangles_)
+        Fail(where, Concat("the file has more than ", max_triangles_, " triangles"));
     std::vector<std::uint32_t> corners;
     if (p.indices >= 0) {
-        const std::string at = where + ".indices";
-        const Elements e = Accessor(p.indices, at, {TINYGLTF_TYPE_SCALAR},
-                                    {TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
-                                     TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT});
+        const Elements& e = indices;
         corners.resize(e.count);
         for (std::size_t i = 0; i < e.count; ++i) {
             const double v = e.Get(i, 0);
@@ -330,8 +341,6 @@ void GltfReader::AddPrimitive(const tinygltf::Primitive& p, const Affine& world,
         }
     }
     Mesh& mesh = out_.mesh;
-    if (mesh.TriangleCount() + triangles.size() > max_triangles_)
-        Fail(where, Concat("the file has more than ", max_triangles_, " triangles"));
 
     const std::uint32_t base = static_cast<std::uint32_t>(mesh.positions.size());
     for (std::size_t v = 0; v < vertex_count; ++v) {

@@ -245,6 +245,23 @@ TEST(GltfErrors, NameTheFileAndTheJsonPath) {
     EXPECT_EQ(GltfError("{ not json").rfind("part.gltf: error: ", 0), 0u);
 }
 
+TEST(GltfErrors, TheTriangleLimitHoldsBeforeAnythingIsRead) {
+    TempDir dir;
+    dir.File("part.glb", Sample().Glb());
+    SceneLoadOptions options;
+    options.print_warnings = false;
+    options.max_triangles = 5;  // the sample has 6
+    try {
+        LoadSceneFromString("objects:\n  - mesh: part.glb\n", dir.Path("s.yaml"), options);
+        ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_NE(
+            std::string(e.what()).find("part.glb: error: meshes[2].primitives[0]: the file has more than 5 triangles"),
+            std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(GltfErrors, OtherFileTypesNameTheSupportedOnes) {
     TempDir dir;
     dir.File("part.ply", "ply\nformat ascii 1.0\n");
