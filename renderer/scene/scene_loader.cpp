@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -47,6 +48,13 @@ int Choose(const YamlReader& r, const YAML::Node& node, const std::string& what,
     for (std::size_t i = 0; i < words.size(); ++i)
         if (words[i] == word) return static_cast<int>(i);
     r.Fail(node, UnknownWordMessage(what, word, words));
+}
+
+// A file name's extension in lower case (".obj" for "Part.OBJ").
+std::string LowerExtension(const std::string& path) {
+    std::string extension = fs::path(path).extension().string();
+    for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return extension;
 }
 
 Aabb MeshBounds(const Mesh& mesh) {
@@ -514,7 +522,7 @@ void Loader::LoadMesh(Object& object, const YAML::Node& node) {
             GltfFile gltf = ParseGltf(read.bytes, path.display, options_.files, options_.max_triangles);
             mesh = AddMesh(path.display, std::move(gltf.mesh), std::move(gltf.materials), std::move(gltf.textures),
                            gltf.warnings);
-        } else if (fs::path(path.display).extension() == ".obj" || fs::path(path.display).extension() == ".OBJ") {
+        } else if (LowerExtension(path.display) == ".obj") {
             ObjMesh obj = ParseObj(read.bytes, path.display, options_.files);
             mesh = AddMesh(path.display, std::move(obj.mesh), std::move(obj.materials), {}, obj.warnings);
         } else {
@@ -694,7 +702,7 @@ Scene LoadSceneFromString(const std::string& yaml, const std::string& virtual_pa
 Scene LoadScene(const std::string& path) {
     const std::string extension = fs::path(path).extension().string();
     const bool gltf = IsGltfPath(path);
-    if (!gltf && extension != ".yaml" && extension != ".yml" && extension != ".YAML" && extension != ".YML")
+    if (!gltf && LowerExtension(path) != ".yaml" && LowerExtension(path) != ".yml")
         ThrowInputError({path, 0, 0},
                         Concat("unsupported scene file type \"", extension, "\" (supported: ", kSceneTypes, ")"));
     const std::size_t limit = gltf ? kMaxMeshBytes : kMaxSceneBytes;
