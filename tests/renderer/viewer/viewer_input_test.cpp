@@ -230,6 +230,23 @@ TEST_F(ViewerInputTest, SavedEditsLoadBack) {
     EXPECT_EQ(loaded.header_comment, original.header_comment);
 }
 
+TEST_F(ViewerInputTest, MovingAnOrbitingLightMovesItsOrbit) {
+    scene_ = LoadScene(testing::SourcePath("scenes/orbit.yaml"));
+    Start(dir_.Path("orbit.yaml"));
+    const Orbit before = scene_.lights[0].orbit;
+    ASSERT_TRUE(before.enabled);
+    Key(SDLK_TAB);
+    Key(SDLK_PAGEUP);
+    Key(SDLK_s);
+    Pump();
+    const Vec3 lift = scene_.lights[0].orbit.center - before.center;
+    EXPECT_GT(lift.y, 0.01f);
+    EXPECT_EQ(lift.x, 0.0f);
+    EXPECT_EQ(scene_.lights[0].position.y, 2.0f + lift.y);  // the whole circle rises
+    const Scene loaded = LoadScene(dir_.Path("orbit.edited.yaml"));
+    EXPECT_TRUE(loaded == scene_);
+}
+
 TEST(EditedScenePath, SitsBesideTheScene) {
     EXPECT_EQ(EditedScenePath("scenes/ring.yaml"), "scenes/ring.edited.yaml");
     EXPECT_EQ(EditedScenePath("scenes/ring.edited.yaml"), "scenes/ring.edited.yaml");
