@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Installs Caustica's build and test dependencies from Debian 12's packages (Xvfb and xdotool run
-# the viewer test in a real window). The CUDA backend also
-# needs the CUDA toolkit at /usr/local/cuda (optional: without it everything runs on the CPU).
+# Installs Caustica's build and test dependencies from Debian 12's packages: the libraries (glTF
+# through tinygltf; the viewer's window through SDL2, Dear ImGui and OpenGL, which Mesa provides
+# without a GPU), and Xvfb, xdotool and python3 for the viewer test in a real window. The CUDA
+# backend also needs the CUDA toolkit at /usr/local/cuda (optional: without it everything runs on
+# the CPU).
 set -euo pipefail
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo=sudo; fi
@@ -9,7 +11,8 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends \
   cmake ninja-build g++ pkg-config git \
-  libyaml-cpp-dev libtinyobjloader-dev libstb-dev libsdl2-dev libtbb-dev libgtest-dev libnanoflann-dev \
-  xvfb xdotool \
+  libyaml-cpp-dev libtinyobjloader-dev libtinygltf-dev libstb-dev libtbb-dev libgtest-dev libnanoflann-dev \
+  libsdl2-dev libimgui-dev libgl-dev libgl1-mesa-dri \
+  xvfb xdotool python3 \
   >/dev/null
 echo "dependencies installed"

@@ -21,7 +21,7 @@ int BenchFrameMain(const std::vector<std::string>& args) {
     ArgParser parser("caustica bench frame",
                      "Renders frames of a scene (both kd-trees rebuilt every frame, one sample per pixel) and "
                      "prints the median time of each pass and the frame rate.");
-    parser.Positional("SCENE", "a YAML scene file (default: the built-in ring scene)", &scene_path, true);
+    parser.Positional("SCENE", kSceneArgumentHelp, &scene_path, true);
     parser.Option("--frames", "F", "timed frames (after one warm-up frame)", &frames);
     parser.Option("--json", "FILE", "also write the results as JSON", &json_path);
     AddRenderOptions(parser, &options);

@@ -4,6 +4,7 @@
 #include "core/error.h"
 #include "renderer/cli/cli_args.h"
 #include "renderer/cli/commands.h"
+#include "renderer/cli/render_options.h"
 #include "renderer/scene/scene_loader.h"
 #include "renderer/scene/scene_stats.h"
 
@@ -12,7 +13,7 @@ namespace caustica {
 int InfoMain(const Args& args) {
     std::string scene_path;
     ArgParser parser("caustica info", "Loads and validates a scene file and prints its statistics.");
-    parser.Positional("SCENE", "a YAML scene file (default: the built-in ring scene)", &scene_path, true);
+    parser.Positional("SCENE", kSceneArgumentHelp, &scene_path, true);
     if (!parser.Parse(args)) return 0;
     const Scene scene = LoadSceneOrDefault(scene_path);
     PrintSceneStats(scene, ComputeSceneStats(scene), std::cout);

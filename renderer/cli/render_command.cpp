@@ -47,7 +47,7 @@ int RenderMain(const Args& args) {
     ArgParser parser("caustica render",
                      "Renders a scene's frames headless to PNG or JPEG files (by the extension), rebuilding both "
                      "kd-trees every frame.");
-    parser.Positional("SCENE", "a YAML scene file (default: the built-in ring scene)", &scene_path, true);
+    parser.Positional("SCENE", kSceneArgumentHelp, &scene_path, true);
     parser.Option("-o", "PATTERN",
                   "output files, with one frame number such as out/frame_%04d.png (required): .png, .jpg or .jpeg; "
                   "missing folders are created",

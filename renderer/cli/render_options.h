@@ -6,6 +6,10 @@
 
 namespace caustica {
 
+// The help of the SCENE argument of view, render, info and bench frame.
+constexpr const char* kSceneArgumentHelp =
+    "a scene file: YAML (.yaml, .yml) or glTF 2.0 (.gltf, .glb) (default: the built-in ring scene)";
+
 // --device, --seed, --photons, --k, --width, --height, --exposure, --filter, --knn, --view.
 void AddRenderOptions(ArgParser& parser, RenderOptions* options);
 

@@ -20,7 +20,7 @@ int ViewMain(const Args& args) {
                      "Shows a scene live: move the camera, lights and objects and watch the caustics follow "
                      "(press h in the window for the keys). Without a display it renders the first frame to a "
                      "PNG file instead and says where.");
-    parser.Positional("SCENE", "a YAML scene file (default: the built-in ring scene)", &scene_path, true);
+    parser.Positional("SCENE", kSceneArgumentHelp, &scene_path, true);
     parser.Option("--png", "FILE", "where to write the frame when no window can be opened (.png, .jpg or .jpeg)",
                   &fallback_path);
     parser.Option("--samples", "S", "samples per pixel of the PNG written without a window", &samples);

@@ -36,6 +36,10 @@ bool operator==(const Transform& a, const Transform& b) {
     return a.translate == b.translate && a.rotate == b.rotate && a.scale == b.scale;
 }
 
+bool operator==(const Orbit& a, const Orbit& b) {
+    return a.enabled == b.enabled && a.center == b.center && a.axis == b.axis && a.period == b.period;
+}
+
 bool operator==(const Camera& a, const Camera& b) {
     return a.position == b.position && a.look_at == b.look_at && a.up == b.up && a.fov_degrees == b.fov_degrees &&
            a.width == b.width && a.height == b.height &&
@@ -49,11 +53,13 @@ bool operator==(const Light& a, const Light& b) {
            a.aimed == b.aimed && a.target == b.target && a.inner_angle_degrees == b.inner_angle_degrees &&
            a.outer_angle_degrees == b.outer_angle_degrees && a.color == b.color && a.power == b.power &&
            SameList(a.animation, b.animation,
-                    [](const Vec3Key& x, const Vec3Key& y) { return x.time == y.time && x.value == y.value; });
+                    [](const Vec3Key& x, const Vec3Key& y) { return x.time == y.time && x.value == y.value; }) &&
+           a.interpolation == b.interpolation && a.orbit == b.orbit;
 }
 
 bool operator==(const Material& a, const Material& b) {
-    return a.name == b.name && a.type == b.type && a.color == b.color && a.texture_path == b.texture_path &&
+    return a.name == b.name && a.type == b.type && a.metal == b.metal && a.color == b.color &&
+           a.texture_path == b.texture_path &&
            a.texture == b.texture && a.checker == b.checker && a.ior == b.ior && a.absorption == b.absorption;
 }
 
@@ -71,6 +77,7 @@ bool operator==(const Object& a, const Object& b) {
            SameList(a.animation, b.animation, [](const TransformKey& x, const TransformKey& y) {
                return x.time == y.time && x.transform == y.transform;
            }) &&
+           a.interpolation == b.interpolation && a.orbit == b.orbit &&
            (a.mesh == nullptr) == (b.mesh == nullptr) &&
            (a.mesh == nullptr || a.mesh->TriangleCount() == b.mesh->TriangleCount());
 }
@@ -105,6 +112,12 @@ const char* ToString(MaterialType type) {
     }
     return "?";
 }
+
+const char* ToString(Interpolation interpolation) {
+    return interpolation == Interpolation::smooth ? "smooth" : "linear";
+}
+
+const char* TypeWord(const Material& material) { return material.metal ? "metal" : ToString(material.type); }
 
 const char* ToString(Shape::Kind kind) {
     switch (kind) {

@@ -45,6 +45,20 @@ struct Vec3Key {
     Vec3 value;
 };
 
+// How keyframes are joined: straight lines (the default), or a smooth curve through every key
+// (cubic Hermite with Catmull-Rom velocities; at rest at the first and the last key).
+enum class Interpolation { linear, smooth };
+
+// A turn about the axis through 'center', instead of keyframes: the position at time t is the
+// rest position turned by 360 t / period degrees about the axis (counter-clockwise seen from the
+// axis's tip). Only the position moves; the orientation stays.
+struct Orbit {
+    bool enabled = false;
+    Vec3 center{0, 0, 0};
+    Vec3 axis{0, 1, 0};  // unit length
+    double period = 1;   // seconds per turn
+};
+
 // ---- Camera, lights, materials ------------------------------------------------------------------
 
 struct CameraKey {
@@ -80,6 +94,8 @@ struct Light {
     float power = 100;               // watts
     std::vector<Vec3Key> animation;  // positions over time, sorted; when present they override
                                      // 'position' (an editor moving the light edits the keys)
+    Interpolation interpolation = Interpolation::linear;
+    Orbit orbit;                     // when enabled (and no keys): 'position' turns about it
 };
 
 enum class MaterialType { diffuse, mirror, glass };
@@ -93,6 +109,7 @@ struct Checker {
 struct Material {
     std::string name;
     MaterialType type = MaterialType::diffuse;
+    bool metal = false;           // a mirror written as "metal" (rendered alike, saved as written)
     Rgb color{0.8f, 0.8f, 0.8f};  // diffuse albedo or mirror tint
     std::string texture_path;     // diffuse: absolute path of a PNG/JPG image, or empty
     int texture = -1;             // index into Scene::textures, or -1 (none, or the file is missing)
@@ -159,13 +176,15 @@ struct Mesh {
 
 struct Object {
     std::string name;
-    bool is_mesh = false;        // true: an OBJ file; false: a built-in shape
-    std::string mesh_path;       // absolute path of the OBJ file
+    bool is_mesh = false;        // true: a mesh file (OBJ or glTF); false: a built-in shape
+    std::string mesh_path;       // absolute path of the mesh file
     Shape shape;
     int material = -1;           // index into Scene::materials; -1: the mesh's own (OBJ) materials
     Transform transform;                  // used when there is no animation
     std::vector<TransformKey> animation;  // sorted by time; empty when still; overrides transform
-    std::shared_ptr<const Mesh> mesh;     // object-space mesh (OBJ or generated at time 0)
+    Interpolation interpolation = Interpolation::linear;
+    Orbit orbit;                          // when enabled (and no keys): the translation turns about it
+    std::shared_ptr<const Mesh> mesh;     // object-space mesh (a mesh file's, or generated at time 0)
     bool animated_shape = false;          // heightfield whose waves move: regenerated per frame
 };
 
@@ -189,12 +208,14 @@ struct Scene {
     int user_materials = 0;     // materials[0, user_materials) came from the scene file
     int default_material = -1;  // grey diffuse for triangles with no material, or -1 if unused
     std::vector<std::string> warnings;  // from loading, compiler-style (not compared by ==)
+    std::string header_comment;  // the file's opening comment lines, kept on saving (not compared)
 };
 
 // Structural equality of what a scene file says (meshes and images compare by their paths and
 // shape parameters, not by their contents).
 bool operator==(const Rotation& a, const Rotation& b);
 bool operator==(const Transform& a, const Transform& b);
+bool operator==(const Orbit& a, const Orbit& b);
 bool operator==(const Camera& a, const Camera& b);
 bool operator==(const Light& a, const Light& b);
 bool operator==(const Material& a, const Material& b);
@@ -211,6 +232,9 @@ inline bool operator!=(const Scene& a, const Scene& b) { return !(a == b); }
 
 const char* ToString(LightType type);
 const char* ToString(MaterialType type);
+const char* ToString(Interpolation interpolation);
+// The material's type as a scene file writes it ("metal" for a mirror written so).
+const char* TypeWord(const Material& material);
 const char* ToString(Shape::Kind kind);
 
 }  // namespace caustica

@@ -16,19 +16,24 @@ namespace {
 constexpr float kRadiansPerDegree = 3.14159265358979323846f / 180.0f;
 constexpr double kDefaultLoopSeconds = 10;  // for scenes whose only motion is water
 
-template <class Key, class Value, class Blend>
-Value Sample(const std::vector<Key>& keys, double time, Value fallback, Value Key::*field, Blend blend) {
-    if (keys.empty()) return fallback;
-    const KeySpan span = FindKeySpan(keys, time);
-    return blend(keys[span.first].*field, keys[span.second].*field, span.t);
+// A camera's keyed vector (camera keys are linear), or its fixed value.
+Vec3 CameraAt(const Camera& c, double time, Vec3 fallback, Vec3 CameraKey::*field) {
+    if (c.animation.empty()) return fallback;
+    return SampleKeys(c.animation, FindKeySpan(c.animation, time), Interpolation::linear,
+                      [field](const CameraKey& k) { return k.*field; });
 }
 
-Vec3 LerpVec(Vec3 a, Vec3 b, float t) { return Lerp(a, b, t); }
+Vec3 LightPositionAt(const Light& light, double time) {
+    if (!light.animation.empty())
+        return SampleKeys(light.animation, FindKeySpan(light.animation, time), light.interpolation,
+                          [](const Vec3Key& k) { return k.value; });
+    return light.orbit.enabled ? OrbitPosition(light.orbit, light.position, time) : light.position;
+}
 
 SceneLight LightAt(const Light& light, double time) {
     SceneLight out;
     out.type = light.type;
-    out.position = Sample(light.animation, time, light.position, &Vec3Key::value, LerpVec);
+    out.position = LightPositionAt(light, time);
     out.direction = light.direction;
     if (light.aimed) {
         const Vec3 d = light.target - out.position;
@@ -55,9 +60,10 @@ Vec3 CameraUpAt(const Camera& camera, double time, Vec3 view) {
 }  // namespace
 
 Transform ObjectTransformAt(const Object& object, double time_seconds) {
-    if (object.animation.empty()) return object.transform;
-    const KeySpan span = FindKeySpan(object.animation, time_seconds);
-    return Interpolate(object.animation[span.first].transform, object.animation[span.second].transform, span.t);
+    if (!object.animation.empty()) return SampleTransform(object.animation, time_seconds, object.interpolation);
+    Transform t = object.transform;
+    if (object.orbit.enabled) t.translate = OrbitPosition(object.orbit, t.translate, time_seconds);
+    return t;
 }
 
 void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* out) {
@@ -67,8 +73,8 @@ void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* out) {
     frame.bounds = Aabb();
     frame.time = time_seconds;
     const Camera& c = scene.camera;
-    frame.camera.position = Sample(c.animation, time_seconds, c.position, &CameraKey::position, LerpVec);
-    frame.camera.look_at = Sample(c.animation, time_seconds, c.look_at, &CameraKey::look_at, LerpVec);
+    frame.camera.position = CameraAt(c, time_seconds, c.position, &CameraKey::position);
+    frame.camera.look_at = CameraAt(c, time_seconds, c.look_at, &CameraKey::look_at);
     frame.camera.up = CameraUpAt(c, time_seconds, frame.camera.look_at - frame.camera.position);
     frame.camera.fov_degrees = c.fov_degrees;
     frame.camera.width = c.width;
@@ -150,11 +156,19 @@ double AnimationLength(const Scene& scene) {
     auto last = [&](const auto& keys) {
         if (!keys.empty()) length = std::max(length, keys.back().time);
     };
+    // An orbit's length is one turn.
+    auto turn = [&](const Orbit& orbit) {
+        if (orbit.enabled) length = std::max(length, orbit.period);
+    };
     last(scene.camera.animation);
-    for (const Light& l : scene.lights) last(l.animation);
+    for (const Light& l : scene.lights) {
+        last(l.animation);
+        turn(l.orbit);
+    }
     bool water = false;
     for (const Object& o : scene.objects) {
         last(o.animation);
+        turn(o.orbit);
         water |= o.animated_shape;
     }
     if (length == 0 && water) length = kDefaultLoopSeconds;

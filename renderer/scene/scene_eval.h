@@ -47,11 +47,12 @@ SceneFrame EvaluateScene(const Scene& scene, double time_seconds);
 // The same into an existing frame, reusing its arrays' memory (for a per-frame loop).
 void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* frame);
 
-// The object's transform at a time (its keyframes, or its fixed transform).
+// The object's transform at a time (its keyframes, its orbit, or its fixed transform).
 Transform ObjectTransformAt(const Object& object, double time_seconds);
 
-// Animation length in seconds: settings.duration when set, else the last keyframe time (0 for a
-// still scene; an animated height field alone counts as 10 s of animation).
+// Animation length in seconds: settings.duration when set, else the last keyframe time or the
+// longest orbit's period (0 for a still scene; an animated height field alone counts as 10 s of
+// animation).
 double AnimationLength(const Scene& scene);
 
 // Objects with mirror or glass triangles, with the world bounds of those triangles, for photon

@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "renderer/scene/builtin_scene.h"
+#include "renderer/scene/gltf_loader.h"
 #include "renderer/scene/image_decode.h"
 #include "renderer/scene/obj_loader.h"
 #include "renderer/scene/shapes.h"
@@ -23,7 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::size_t kMaxSceneBytes = std::size_t(16) << 20;
-constexpr std::size_t kMaxObjBytes = std::size_t(512) << 20;
+constexpr std::size_t kMaxMeshBytes = std::size_t(512) << 20;
 constexpr std::size_t kMaxImageBytes = std::size_t(256) << 20;
 constexpr std::size_t kMaxItems = 10000;     // objects, lights, materials
 constexpr std::size_t kMaxKeys = 100000;     // keyframes per animation
@@ -31,6 +32,9 @@ constexpr std::size_t kMaxWaves = 64;
 constexpr double kCoordinateLimit = 1e6;     // metres
 constexpr double kAngleLimit = 1e6;          // degrees
 constexpr double kTimeLimit = 1e6;           // seconds
+
+const char* kMeshTypes = ".obj, .gltf, .glb";
+const char* kSceneTypes = ".yaml, .yml, .gltf, .glb";
 
 const std::vector<std::string> kMaterialTypes = {"diffuse", "mirror", "metal", "glass"};
 const std::vector<std::string> kLightTypes = {"point", "spot", "directional"};
@@ -48,6 +52,37 @@ int Choose(const YamlReader& r, const YAML::Node& node, const std::string& what,
     r.Fail(node, UnknownWordMessage(what, word, words));
 }
 
+// A file name's extension in lower case (".obj" for "Part.OBJ").
+std::string LowerExtension(const std::string& path) {
+    std::string extension = fs::path(path).extension().string();
+    for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return extension;
+}
+
+Aabb MeshBounds(const Mesh& mesh) {
+    Aabb bounds;
+    for (const Vec3& p : mesh.positions) bounds.Extend(p);
+    return bounds;
+}
+
+// The comment lines that open the text (up to its first other line), without the blank lines
+// after them: a scene's description, which saving keeps.
+std::string HeaderComment(const std::string& text) {
+    std::string header;
+    std::size_t pos = 0, kept = 0;
+    while (pos < text.size()) {
+        const std::size_t end = std::min(text.find('\n', pos), text.size());
+        const std::size_t first = text.find_first_not_of(" \t\r", pos);
+        if (first < end && text[first] != '#') break;
+        header.append(text, pos, end - pos);
+        header += '\n';
+        if (first < end) kept = header.size();
+        pos = end + 1;
+    }
+    header.resize(kept);
+    return header;
+}
+
 // The absolute folder of a file path (the current folder for a bare or empty name).
 fs::path AbsoluteFolder(const std::string& path) {
     std::error_code ec;
@@ -61,6 +96,8 @@ public:
         : r_(path, bytes), options_(options), display_dir_(fs::path(path).parent_path()), absolute_dir_(AbsoluteFolder(path)) {}
 
     Scene Load(const std::string& text);
+    // A glTF file as a scene: its meshes as one object, its camera and lights.
+    Scene LoadGltf(const std::string& bytes);
 
 private:
     // A path from the file, for messages (relative to where the scene path was given) and for
@@ -94,8 +131,17 @@ private:
     template <class Key, class ReadKey>
     std::vector<Key> ReadKeys(const YAML::Node& node, const std::string& what, const std::vector<std::string>& known,
                               ReadKey read_key) const;
+    template <class Key, class ReadKey>
+    void ReadAnimation(const YAML::Node& node, const std::string& what, const std::vector<std::string>& known,
+                       ReadKey read_key, std::vector<Key>* keys, Interpolation* interpolation, Orbit* orbit) const;
+    Orbit ReadOrbit(const YAML::Node& node, const std::string& what) const;
     void LoadMesh(Object& object, const YAML::Node& node);
+    std::shared_ptr<const Mesh> AddMesh(const std::string& display, Mesh mesh, std::vector<Material> materials,
+                                        std::vector<Texture> textures, const std::vector<std::string>& warnings,
+                                        const std::vector<SourceLocation>& texture_lines = {});
     int LoadTexture(const std::string& path, const std::string& display, const SourceLocation& where);
+    int AddTexture(Texture texture);
+    Scene Finish();
 
     YamlReader r_;
     const SceneLoadOptions& options_;
@@ -158,6 +204,45 @@ std::vector<Key> Loader::ReadKeys(const YAML::Node& node, const std::string& wha
         keys.push_back(k);
     }
     return keys;
+}
+
+// An animation: a list of keyframes (joined by straight lines), {keys: [...], interpolation:
+// linear|smooth}, or {orbit: {center, axis, period}}.
+template <class Key, class ReadKey>
+void Loader::ReadAnimation(const YAML::Node& node, const std::string& what, const std::vector<std::string>& known,
+                           ReadKey read_key, std::vector<Key>* keys, Interpolation* interpolation, Orbit* orbit) const {
+    if (node.IsSequence()) {
+        *keys = ReadKeys<Key>(node, what, known, read_key);
+        return;
+    }
+    if (!node.IsMap())
+        r_.Fail(node, Concat("expected ", what, " as a list of keyframes, {keys: [...], interpolation: linear|smooth} ",
+                             "or {orbit: {center, axis, period}}"));
+    const MapReader map(r_, node, what, {"keys", "interpolation", "orbit"});
+    if (map.Has("keys") == map.Has("orbit")) r_.Fail(node, Concat(what, " needs either keys or an orbit, not both"));
+    if (map.Has("orbit")) {
+        if (map.Has("interpolation"))
+            r_.Fail(map.Get("interpolation"), "an orbit has no interpolation: it is a circle");
+        *orbit = ReadOrbit(map.Get("orbit"), what + " orbit");
+        return;
+    }
+    *keys = ReadKeys<Key>(map.Get("keys"), what, known, read_key);
+    if (map.Has("interpolation"))
+        *interpolation = static_cast<Interpolation>(
+            Choose(r_, map.Get("interpolation"), what + " interpolation", {"linear", "smooth"}));
+}
+
+Orbit Loader::ReadOrbit(const YAML::Node& node, const std::string& what) const {
+    const MapReader map(r_, node, what, {"center", "axis", "period"});
+    if (!map.Has("period")) r_.Fail(node, Concat(what, " needs a period (seconds per turn)"));
+    Orbit orbit;
+    orbit.enabled = true;
+    orbit.center = map.Vector("center", orbit.center, kCoordinateLimit);
+    const Vec3 axis = map.Vector("axis", orbit.axis, kCoordinateLimit);
+    if (!(LengthSquared(axis) > 1e-12f)) r_.Fail(map.Get("axis"), "an orbit's axis must not be the zero vector");
+    orbit.axis = UnitLength(axis);
+    orbit.period = map.Number("period", orbit.period, 1e-3, kTimeLimit);
+    return orbit;
 }
 
 void Loader::ReadCamera(const YAML::Node& node) {
@@ -231,6 +316,7 @@ void Loader::ReadMaterials(const YAML::Node& node) {
             }
         } else if (type == 1 || type == 2) {
             m.type = MaterialType::mirror;
+            m.metal = type == 2;
             m.color = map.Color("color", Rgb(1, 1, 1), 1);
         } else {
             m.type = MaterialType::glass;
@@ -256,10 +342,7 @@ int Loader::LoadTexture(const std::string& path, const std::string& display, con
     texture.path = path;
     std::string why;
     if (!DecodeTexture(read.bytes, &texture, &why)) ThrowInputError(where, Concat("texture \"", display, "\": ", why));
-    scene_.textures.push_back(std::move(texture));
-    const int index = static_cast<int>(scene_.textures.size() - 1);
-    texture_index_[path] = index;
-    return index;
+    return AddTexture(std::move(texture));
 }
 
 Light Loader::ReadLight(const YAML::Node& node, int index) {
@@ -298,12 +381,13 @@ Light Loader::ReadLight(const YAML::Node& node, int index) {
             r_.Fail(map.Has("outer_angle") ? map.Get("outer_angle") : node, "a spot light's outer_angle must be at least its inner_angle");
     }
     if (map.Has("animation")) {
-        l.animation = ReadKeys<Vec3Key>(map.Get("animation"), what + " animation", {"time", "position"},
-                                        [&](const MapReader& key, Vec3Key& k) {
-                                            k.value = key.Vector("position", l.position, kCoordinateLimit);
-                                            if (l.aimed && !(LengthSquared(l.target - k.value) > 1e-12f))
-                                                r_.Fail(key.Node(), "the light's position reaches its look_at");
-                                        });
+        ReadAnimation<Vec3Key>(map.Get("animation"), what + " animation", {"time", "position"},
+                               [&](const MapReader& key, Vec3Key& k) {
+                                   k.value = key.Vector("position", l.position, kCoordinateLimit);
+                                   if (l.aimed && !(LengthSquared(l.target - k.value) > 1e-12f))
+                                       r_.Fail(key.Node(), "the light's position reaches its look_at");
+                               },
+                               &l.animation, &l.interpolation, &l.orbit);
     }
     return l;
 }
@@ -461,23 +545,58 @@ void Loader::LoadMesh(Object& object, const YAML::Node& node) {
     object.mesh_path = path.absolute;
     auto found = meshes_.find(path.absolute);
     if (found == meshes_.end()) {
-        const FileRead read = options_.files(path.absolute, kMaxObjBytes);
+        const FileRead read = options_.files(path.absolute, kMaxMeshBytes);
         if (read.status != FileRead::Status::ok)
-            r_.Fail(node, Concat("mesh file \"", path.display, "\" ", Describe(read, kMaxObjBytes)));
-        ObjMesh obj = ParseObj(read.bytes, path.display, options_.files);
-        for (const std::string& w : obj.warnings) scene_.warnings.push_back(w);
-        const int offset = static_cast<int>(scene_.materials.size());
-        for (std::size_t i = 0; i < obj.materials.size(); ++i) {
-            Material& m = obj.materials[i];
-            m.name = fs::path(path.display).filename().string() + "/" + m.name;
-            if (!m.texture_path.empty()) m.texture = LoadTexture(m.texture_path, m.texture_path, obj.texture_lines[i]);
-            scene_.materials.push_back(m);
+            r_.Fail(node, Concat("mesh file \"", path.display, "\" ", Describe(read, kMaxMeshBytes)));
+        std::shared_ptr<const Mesh> mesh;
+        if (IsGltfPath(path.display)) {
+            GltfFile gltf = ParseGltf(read.bytes, path.display, options_.files, options_.max_triangles);
+            mesh = AddMesh(path.display, std::move(gltf.mesh), std::move(gltf.materials), std::move(gltf.textures),
+                           gltf.warnings);
+        } else if (LowerExtension(path.display) == ".obj") {
+            ObjMesh obj = ParseObj(read.bytes, path.display, options_.files);
+            mesh = AddMesh(path.display, std::move(obj.mesh), std::move(obj.materials), {}, obj.warnings,
+                           obj.texture_lines);
+        } else {
+            r_.Fail(node, Concat("mesh file \"", path.display, "\": unsupported type \"",
+                                 fs::path(path.display).extension().string(), "\" (supported: ", kMeshTypes, ")"));
         }
-        for (int& m : obj.mesh.triangle_materials)
-            if (m >= 0) m += offset;
-        found = meshes_.emplace(path.absolute, std::make_shared<const Mesh>(std::move(obj.mesh))).first;
+        found = meshes_.emplace(path.absolute, mesh).first;
     }
     object.mesh = found->second;
+}
+
+// A mesh file's mesh and materials join the scene: its materials after those there are, named
+// "FILE/MATERIAL"; their textures are a glTF file's decoded images ('textures'), or an OBJ file's
+// image files, read here (a bad one reported at its line in the MTL file, 'texture_lines').
+std::shared_ptr<const Mesh> Loader::AddMesh(const std::string& display, Mesh mesh, std::vector<Material> materials,
+                                            std::vector<Texture> textures, const std::vector<std::string>& warnings,
+                                            const std::vector<SourceLocation>& texture_lines) {
+    for (const std::string& w : warnings) scene_.warnings.push_back(w);
+    const int offset = static_cast<int>(scene_.materials.size());
+    for (std::size_t i = 0; i < materials.size(); ++i) {
+        Material& m = materials[i];
+        m.name = fs::path(display).filename().string() + "/" + m.name;
+        if (m.texture >= 0) {
+            m.texture = AddTexture(std::move(textures[m.texture]));
+        } else if (!m.texture_path.empty()) {
+            const SourceLocation where = i < texture_lines.size() ? texture_lines[i] : SourceLocation{display, 0, 0};
+            m.texture = LoadTexture(m.texture_path, m.texture_path, where);
+        }
+        scene_.materials.push_back(m);
+    }
+    for (int& m : mesh.triangle_materials)
+        if (m >= 0) m += offset;
+    return std::make_shared<const Mesh>(std::move(mesh));
+}
+
+int Loader::AddTexture(Texture texture) {
+    const auto found = texture_index_.find(texture.path);
+    if (found != texture_index_.end()) return found->second;
+    const int index = static_cast<int>(scene_.textures.size());
+    texture_index_[texture.path] = index;
+    scene_.textures.push_back(std::move(texture));
+    return index;
 }
 
 Object Loader::ReadObject(const YAML::Node& node, int index) {
@@ -501,8 +620,10 @@ Object Loader::ReadObject(const YAML::Node& node, int index) {
         o.transform = ReadTransform(t, Transform());
     }
     if (map.Has("animation")) {
-        o.animation = ReadKeys<TransformKey>(map.Get("animation"), "object animation", {"time", "translate", "rotate", "scale"},
-                                             [&](const MapReader& key, TransformKey& k) { k.transform = ReadTransform(key, o.transform); });
+        ReadAnimation<TransformKey>(
+            map.Get("animation"), "object animation", {"time", "translate", "rotate", "scale"},
+            [&](const MapReader& key, TransformKey& k) { k.transform = ReadTransform(key, o.transform); }, &o.animation,
+            &o.interpolation, &o.orbit);
     }
     std::size_t triangles = 0;
     if (map.Has("shape")) {
@@ -570,6 +691,7 @@ Scene Loader::Load(const std::string& text) {
     // yaml-cpp reads a NUL byte as the end of the text or as a bad escape; it is no text at all.
     const std::size_t nul = text.find('\0');
     if (nul != std::string::npos) ThrowInputError(PlaceOf(r_.File(), text, nul), "a NUL byte: this is not a text file");
+    scene_.header_comment = HeaderComment(text);
     YAML::Node root;
     try {
         root = YAML::Load(text);
@@ -592,6 +714,40 @@ Scene Loader::Load(const std::string& text) {
     if (map.Has("materials")) ReadMaterials(map.Get("materials"));
     if (map.Has("lights")) ReadLights(map.Get("lights"));
     if (map.Has("objects")) ReadObjects(map.Get("objects"));
+    return Finish();
+}
+
+Scene Loader::LoadGltf(const std::string& bytes) {
+    scene_.path = r_.File();
+    GltfFile gltf = ParseGltf(bytes, r_.File(), options_.files, options_.max_triangles);
+    Object o;
+    o.name = fs::path(r_.File()).stem().string();
+    o.is_mesh = true;
+    o.mesh_path = (absolute_dir_ / fs::path(r_.File()).filename()).lexically_normal().string();
+    o.mesh =
+        AddMesh(r_.File(), std::move(gltf.mesh), std::move(gltf.materials), std::move(gltf.textures), gltf.warnings);
+    meshes_.emplace(o.mesh_path, o.mesh);
+    scene_.objects.push_back(std::move(o));
+    scene_.camera = gltf.camera;
+    scene_.lights = std::move(gltf.lights);
+    if (scene_.lights.empty()) {
+        // A scene without light shows nothing: a lamp above the mesh, at about the irradiance of
+        // the shipped scenes' lamps (1 W/m^2 at the mesh's centre).
+        const Aabb bounds = MeshBounds(*scene_.objects[0].mesh);
+        Light lamp;
+        lamp.name = "added lamp";
+        const float height = std::max(Length(bounds.Extent()), 1e-3f);
+        lamp.position = bounds.Center() + Vec3(0.3f, 1.0f, 0.5f) * height;
+        const float distance = Length(lamp.position - bounds.Center());
+        lamp.power = std::min(4.0f * 3.14159265f * distance * distance, 1e9f);
+        scene_.lights.push_back(lamp);
+        scene_.warnings.push_back(Concat(r_.File(), ": warning: the file has no lights (KHR_lights_punctual); added a ",
+                                         "point light above the mesh (save the scene to keep or change it)"));
+    }
+    return Finish();
+}
+
+Scene Loader::Finish() {
     // Triangles without a material (built-in shapes or OBJ faces without one) get a grey default.
     bool needs_default = false;
     for (const Object& o : scene_.objects) {
@@ -628,11 +784,21 @@ Scene LoadSceneFromString(const std::string& yaml, const std::string& virtual_pa
 }
 
 Scene LoadScene(const std::string& path) {
-    const FileRead read = DiskFileSource()(path, kMaxSceneBytes);
+    const std::string extension = fs::path(path).extension().string();
+    const bool gltf = IsGltfPath(path);
+    if (!gltf && LowerExtension(path) != ".yaml" && LowerExtension(path) != ".yml")
+        ThrowInputError({path, 0, 0},
+                        Concat(extension.empty() ? std::string("a scene file name needs its type's extension")
+                                                 : Concat("unsupported scene file type \"", extension, "\""),
+                               " (supported: ", kSceneTypes, ")"));
+    const std::size_t limit = gltf ? kMaxMeshBytes : kMaxSceneBytes;
+    const FileRead read = DiskFileSource()(path, limit);
     if (read.status != FileRead::Status::ok)
         ThrowInputError({path, 0, 0}, Concat("cannot read the scene file: ",
-                                             read.error.empty() ? Describe(read, kMaxSceneBytes) : read.error));
-    return LoadSceneFromString(read.bytes, path);
+                                             read.error.empty() ? Describe(read, limit) : read.error));
+    if (!gltf) return LoadSceneFromString(read.bytes, path);
+    const SceneLoadOptions options;
+    return Loader(path, options, 0).LoadGltf(read.bytes);
 }
 
 Scene LoadSceneOrDefault(const std::string& path) {

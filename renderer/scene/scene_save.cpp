@@ -99,7 +99,7 @@ private:
 
     void WriteMaterial(const caustica::Material& m) {
         out_ << YAML::Key << m.name << YAML::Value << YAML::BeginMap;
-        Put("type", ToString(m.type));
+        Put("type", TypeWord(m));
         switch (m.type) {
         case MaterialType::diffuse:
             Put("color", m.color);
@@ -133,17 +133,40 @@ private:
         }
         Put("color", l.color);
         Put("power", l.power);
-        if (!l.animation.empty()) {
-            out_ << YAML::Key << "animation" << YAML::Value << YAML::BeginSeq;
-            for (const Vec3Key& k : l.animation) {
-                out_ << YAML::Flow << YAML::BeginMap;
-                Put("time", k.time);
-                Put("position", k.value);
-                out_ << YAML::EndMap;
-            }
-            out_ << YAML::EndSeq;
-        }
+        WriteAnimation(l.animation, l.interpolation, l.orbit, [&](const Vec3Key& k) { Put("position", k.value); });
         out_ << YAML::EndMap;
+    }
+
+    // Linear keys as a plain list (the form most files use), smooth ones as {interpolation, keys},
+    // an orbit as {orbit: {center, axis, period}}.
+    template <class Key, class WriteFields>
+    void WriteAnimation(const std::vector<Key>& keys, Interpolation interpolation, const Orbit& orbit,
+                        WriteFields write_fields) {
+        if (keys.empty() && !orbit.enabled) return;
+        out_ << YAML::Key << "animation" << YAML::Value;
+        if (keys.empty()) {
+            out_ << YAML::Flow << YAML::BeginMap << YAML::Key << "orbit" << YAML::Value << YAML::BeginMap;
+            Put("center", orbit.center);
+            Put("axis", orbit.axis);
+            Put("period", orbit.period);
+            out_ << YAML::EndMap << YAML::EndMap;
+            return;
+        }
+        const bool smooth = interpolation != Interpolation::linear;
+        if (smooth) {
+            out_ << YAML::BeginMap;
+            Put("interpolation", ToString(interpolation));
+            out_ << YAML::Key << "keys" << YAML::Value;
+        }
+        out_ << YAML::BeginSeq;
+        for (const Key& k : keys) {
+            out_ << YAML::Flow << YAML::BeginMap;
+            Put("time", k.time);
+            write_fields(k);
+            out_ << YAML::EndMap;
+        }
+        out_ << YAML::EndSeq;
+        if (smooth) out_ << YAML::EndMap;
     }
 
     void TransformFields(const Transform& t) {
@@ -226,16 +249,8 @@ private:
         out_ << YAML::Key << "transform" << YAML::Value << YAML::Flow << YAML::BeginMap;
         TransformFields(o.transform);
         out_ << YAML::EndMap;
-        if (!o.animation.empty()) {
-            out_ << YAML::Key << "animation" << YAML::Value << YAML::BeginSeq;
-            for (const TransformKey& k : o.animation) {
-                out_ << YAML::Flow << YAML::BeginMap;
-                Put("time", k.time);
-                TransformFields(k.transform);
-                out_ << YAML::EndMap;
-            }
-            out_ << YAML::EndSeq;
-        }
+        WriteAnimation(o.animation, o.interpolation, o.orbit,
+                       [&](const TransformKey& k) { TransformFields(k.transform); });
         out_ << YAML::EndMap;
     }
 
@@ -248,7 +263,8 @@ private:
 std::string SceneToYaml(const Scene& scene, const std::string& directory) { return Writer(directory).Write(scene); }
 
 std::string SavedSceneText(const Scene& scene, const std::string& path) {
-    return "# Caustica scene (saved)\n" + SceneToYaml(scene, fs::absolute(path).parent_path().string());
+    const std::string header = scene.header_comment.empty() ? "# Caustica scene (saved)\n" : scene.header_comment;
+    return header + SceneToYaml(scene, fs::absolute(path).parent_path().string());
 }
 
 }  // namespace caustica

@@ -15,7 +15,7 @@ SceneStats ComputeSceneStats(const Scene& scene) {
     s.objects = static_cast<int>(scene.objects.size());
     for (const Object& o : scene.objects) {
         (o.is_mesh ? s.mesh_objects : s.shape_objects) += 1;
-        s.animated_objects += (!o.animation.empty() || o.animated_shape) ? 1 : 0;
+        s.animated_objects += (!o.animation.empty() || o.orbit.enabled || o.animated_shape) ? 1 : 0;
     }
     for (const Light& l : scene.lights) {
         switch (l.type) {

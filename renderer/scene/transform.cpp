@@ -1,5 +1,6 @@
 #include "renderer/scene/transform.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace caustica {
@@ -77,17 +78,70 @@ Vec3 NormalMap::operator()(Vec3 n) const {
 }
 
 Affine ToAffine(const Transform& transform) {
-    const Quaternion q = ToQuaternion(transform.rotate);
+    return ToAffine(transform.translate, ToQuaternion(transform.rotate), transform.scale);
+}
+
+Affine ToAffine(Vec3 translate, const Quaternion& q, Vec3 scale) {
     const float w = q.w, x = q.x, y = q.y, z = q.z;
     const Vec3 r0(1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y));
     const Vec3 r1(2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x));
     const Vec3 r2(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y));
     Affine a;
-    a.rows[0] = r0 * transform.scale;  // R S: column j of R times scale j
-    a.rows[1] = r1 * transform.scale;
-    a.rows[2] = r2 * transform.scale;
-    a.t = transform.translate;
+    a.rows[0] = r0 * scale;  // R S: column j of R times scale j
+    a.rows[1] = r1 * scale;
+    a.rows[2] = r2 * scale;
+    a.t = translate;
     return a;
+}
+
+Affine Compose(const Affine& a, const Affine& b) {
+    Affine out;
+    for (int r = 0; r < 3; ++r) {
+        const Vec3 row = a.rows[r];
+        out.rows[r] = b.rows[0] * row.x + b.rows[1] * row.y + b.rows[2] * row.z;
+    }
+    out.t = a.Point(b.t);
+    return out;
+}
+
+Vec3 Hermite(Vec3 p0, Vec3 p1, Vec3 m0, Vec3 m1, float t) {
+    const float t2 = t * t, t3 = t2 * t;
+    return p0 * (2 * t3 - 3 * t2 + 1) + m0 * (t3 - 2 * t2 + t) + p1 * (-2 * t3 + 3 * t2) + m1 * (t3 - t2);
+}
+
+Transform SampleTransform(const std::vector<TransformKey>& keys, double time, Interpolation mode) {
+    const KeySpan span = FindKeySpan(keys, time);
+    Transform out = Interpolate(keys[span.first].transform, keys[span.second].transform, span.t);
+    if (mode == Interpolation::linear || span.first == span.second) return out;
+    out.translate = SampleKeys(keys, span, mode, [](const TransformKey& k) { return k.transform.translate; });
+    out.scale = SampleKeys(keys, span, mode, [](const TransformKey& k) { return k.transform.scale; });
+    // The keys whose rotations shape this span: its two and their neighbours (for the velocities).
+    const int lo = std::max(0, span.first - 1), hi = std::min(static_cast<int>(keys.size()) - 1, span.second + 1);
+    const Rotation& first = keys[lo].transform.rotate;
+    bool one_form = true;
+    for (int i = lo; i <= hi; ++i) {
+        const Rotation& r = keys[i].transform.rotate;
+        one_form &= r.kind == first.kind && (r.kind == Rotation::Kind::euler || r.axis == first.axis);
+    }
+    if (!one_form) return out;
+    if (first.kind == Rotation::Kind::euler) {
+        out.rotate.euler_degrees =
+            SampleKeys(keys, span, mode, [](const TransformKey& k) { return k.transform.rotate.euler_degrees; });
+    } else {
+        const auto angle = [](const TransformKey& k) { return Vec3(k.transform.rotate.angle_degrees, 0, 0); };
+        out.rotate.angle_degrees = SampleKeys(keys, span, mode, angle).x;
+    }
+    return out;
+}
+
+Vec3 OrbitPosition(const Orbit& orbit, Vec3 rest, double time) {
+    // The fraction of a turn in double precision, so that long times keep their angle exact.
+    const double turns = time / orbit.period - std::floor(time / orbit.period);
+    const float angle = static_cast<float>(2.0 * 3.14159265358979323846 * turns);
+    const Vec3 v = rest - orbit.center, k = orbit.axis;
+    const float c = std::cos(angle), s = std::sin(angle);
+    // Rodrigues' rotation formula.
+    return orbit.center + v * c + Cross(k, v) * s + k * (Dot(k, v) * (1 - c));
 }
 
 Transform Interpolate(const Transform& a, const Transform& b, float t) {

@@ -100,10 +100,12 @@ void ViewEditor::Move(Vec3 delta) {
     if (kind_ == Kind::Light) {
         Light& l = scene_.lights[index_];
         l.position += delta;
+        if (l.orbit.enabled) l.orbit.center += delta;
         for (Vec3Key& k : l.animation) k.value += delta;
     } else if (kind_ == Kind::Object) {
         Object& o = scene_.objects[index_];
         o.transform.translate += delta;
+        if (o.orbit.enabled) o.orbit.center += delta;
         for (TransformKey& k : o.animation) k.transform.translate += delta;
     }
 }
@@ -136,12 +138,18 @@ void ViewEditor::ScaleLightPower(float factor) {
     l.power = std::clamp(l.power * factor, 1e-3f, 1e7f);
 }
 
-void ViewEditor::CycleLightColour() {
-    if (kind_ != Kind::Light) return;
-    static const Rgb kColours[] = {{1, 1, 1}, {1, 0.85f, 0.6f}, {0.7f, 0.85f, 1}, {1, 0.3f, 0.3f}, {0.3f, 1, 0.3f},
-                                   {0.35f, 0.45f, 1}};
+std::string ViewEditor::CycleLightColour() {
+    if (kind_ != Kind::Light) return "";
+    struct Named {
+        const char* name;
+        Rgb colour;
+    };
+    static const Named kColours[] = {{"white", {1, 1, 1}},        {"warm white", {1, 0.85f, 0.6f}},
+                                     {"cool white", {0.7f, 0.85f, 1}}, {"red", {1, 0.3f, 0.3f}},
+                                     {"green", {0.3f, 1, 0.3f}},   {"blue", {0.35f, 0.45f, 1}}};
     colour_ = (colour_ + 1) % 6;
-    scene_.lights[index_].color = kColours[colour_];
+    scene_.lights[index_].color = kColours[colour_].colour;
+    return kColours[colour_].name;
 }
 
 }  // namespace caustica

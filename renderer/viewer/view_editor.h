@@ -33,7 +33,7 @@ public:
     int selected_index() const { return index_; }
     std::string Describe() const;
 
-    // Moves the selection by a world-space offset (all its keyframes with it).
+    // Moves the selection by a world-space offset (all its keyframes, or its orbit, with it).
     void Move(Vec3 delta);
     // Where the selection is now (for drags), at the given time.
     Vec3 SelectedPosition(const SceneFrame& frame) const;
@@ -43,7 +43,9 @@ public:
                             float y1);
 
     void ScaleLightPower(float factor);
-    void CycleLightColour();
+    // Gives the selected light the next of a few named colours; returns the name ("" when no
+    // light is selected).
+    std::string CycleLightColour();
 
 private:
     Scene& scene_;

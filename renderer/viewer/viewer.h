@@ -1,4 +1,4 @@
-// The live SDL2 viewer (built when SDL2 is found; see CAUSTICA_WINDOW).
+// The live viewer window (built when SDL2, Dear ImGui and OpenGL are found; see CAUSTICA_WINDOW).
 #pragma once
 
 #include <string>

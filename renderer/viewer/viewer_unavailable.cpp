@@ -1,11 +1,11 @@
-// The viewer in a build without SDL2: no window can be opened.
+// The viewer in a build without its window (SDL2, Dear ImGui or OpenGL missing): none can be opened.
 #include "core/error.h"
 #include "renderer/viewer/viewer.h"
 
 namespace caustica {
 
 bool WindowAvailable(std::string* why_not) {
-    *why_not = "this build has no SDL2 window support (CAUSTICA_WINDOW=OFF or SDL2 not found)";
+    *why_not = "this build has no viewer window (CAUSTICA_WINDOW=OFF, or SDL2, Dear ImGui or OpenGL not found)";
     return false;
 }
 

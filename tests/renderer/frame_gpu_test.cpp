@@ -28,7 +28,8 @@ TEST_P(FrameGpu, AgreesWithTheCpu) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, FrameGpu,
-                         ::testing::Values("ring.yaml", "cornell-glass.yaml", "champagne.yaml", "pool.yaml", "orbit.yaml"),
+                         ::testing::Values("ring.yaml", "cornell-glass.yaml", "champagne.yaml", "pool.yaml",
+                                           "orbit.yaml", "gem.gltf"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                              std::string name = info.param.substr(0, info.param.find('.'));
                              for (char& c : name)

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "renderer/frame_renderer.h"
@@ -21,7 +22,8 @@ class ReferenceImages : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ReferenceImages, MatchTheStoredImage) {
     const std::string source = CAUSTICA_SOURCE_DIR;
-    const Scene scene = LoadScene(source + "/scenes/" + GetParam() + ".yaml");
+    const std::string file = source + "/scenes/" + GetParam();
+    const Scene scene = LoadScene(std::filesystem::exists(file + ".yaml") ? file + ".yaml" : file + ".gltf");
     const std::unique_ptr<FrameRenderer> renderer =
         testing::RenderStill(Backend::Cpu(), scene, testing::SmallFrame(50000, 96, 72), 2);
     // The stored file is 8-bit sRGB: compare with this rendering after the same rounding.
@@ -36,7 +38,7 @@ TEST_P(ReferenceImages, MatchTheStoredImage) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, ReferenceImages,
-                         ::testing::Values("ring", "cornell-glass", "champagne", "pool", "orbit"),
+                         ::testing::Values("ring", "cornell-glass", "champagne", "pool", "orbit", "gem"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                              std::string name = info.param;
                              for (char& c : name)

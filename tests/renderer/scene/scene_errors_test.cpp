@@ -203,10 +203,14 @@ TEST(SceneErrors, UnreadableSceneFilesSayWhy) {
     std::filesystem::create_symlink("a.yaml", dir.Path("b.yaml"));
     EXPECT_EQ(LoadSceneError(dir.Path("a.yaml")),
               dir.Path("a.yaml") + ": error: cannot read the scene file: Too many levels of symbolic links");
-    // A file whose size the file system reports as 0 is read to its end, and its text judged.
+    // A file whose size the file system reports as 0 is read to its end, and its text judged (a
+    // link with a scene's extension leads to it: the type is the name's).
+    std::filesystem::create_symlink("/proc/self/status", dir.Path("status.yaml"));
+    EXPECT_EQ(LoadSceneError(dir.Path("status.yaml")),
+              dir.Path("status.yaml") +
+                  ":1:1: error: unknown key \"Name\" (known: camera, settings, materials, lights, objects) in the scene");
     EXPECT_EQ(LoadSceneError("/proc/self/status"),
-              "/proc/self/status:1:1: error: unknown key \"Name\" (known: camera, settings, materials, lights, objects) "
-              "in the scene");
+              "/proc/self/status: error: a scene file name needs its type's extension (supported: .yaml, .yml, .gltf, .glb)");
 }
 
 // A PNG header that declares this size (and nothing after it).

@@ -11,11 +11,7 @@
 namespace caustica {
 namespace {
 
-void ExpectNear(Vec3 a, Vec3 b, float tolerance) {
-    EXPECT_NEAR(a.x, b.x, tolerance);
-    EXPECT_NEAR(a.y, b.y, tolerance);
-    EXPECT_NEAR(a.z, b.z, tolerance);
-}
+using testing::ExpectNear;
 
 TEST(Transform, ScaleRotateTranslate) {
     Transform t;

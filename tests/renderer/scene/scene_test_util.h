@@ -1,4 +1,5 @@
-// Helpers for the scene tests: temporary folders and expected errors.
+// Helpers for the scene tests: temporary folders, expected errors, vectors compared within a
+// tolerance.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,7 +10,9 @@
 #include <string>
 
 #include "core/error.h"
+#include "renderer/output/output_file.h"
 #include "renderer/scene/scene_loader.h"
+#include "renderer/scene/scene_save.h"
 
 namespace caustica::testing {
 
@@ -47,6 +50,18 @@ inline std::string LoadError(const std::string& yaml, const std::string& path = 
         return e.what();
     }
     return "";
+}
+
+inline void ExpectNear(Vec3 a, Vec3 b, float tolerance) {
+    EXPECT_NEAR(a.x, b.x, tolerance);
+    EXPECT_NEAR(a.y, b.y, tolerance);
+    EXPECT_NEAR(a.z, b.z, tolerance);
+}
+
+// Saves as the viewer does: the scene's text, written through the output room.
+inline void SaveScene(const Scene& scene, const std::string& path) {
+    const OutputFile file = CheckOutputFile("", path);
+    WriteOutputFile(file, SavedSceneText(scene, file.path));
 }
 
 inline std::string SourcePath(const std::string& relative) { return std::string(CAUSTICA_SOURCE_DIR) + "/" + relative; }
