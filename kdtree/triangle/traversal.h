@@ -138,14 +138,21 @@ struct PendingNode {
     float tnear, tfar;
 };
 
-// The stack walk's stack: one entry per interior node of a path, so it never overflows.
+// The stack walk's stack: one entry per interior node of a path, so it never overflows. The
+// entries live apart from the stack (in Storage) so that on the GPU only they go to local memory,
+// not the top index.
 struct FullStack {
-    PendingNode entries[kMaxTraversalDepth];
+    struct Storage {
+        PendingNode entries[kMaxTraversalDepth];
+    };
+    PendingNode* entries;
     int top = 0;
+
+    CA_HD explicit FullStack(Storage& storage) : entries(storage.entries) {}
 
     CA_HD bool Empty() const { return top == 0; }
     CA_HD void Push(const PendingNode& p, int) { entries[top++] = p; }
-    CA_HD PendingNode Pop(int*) { return entries[--top]; }
+    CA_HD PendingNode Pop() { return entries[--top]; }
 };
 
 // A stack of kEntries that drops its oldest entry when full; each entry keeps the trail level of
@@ -153,10 +160,12 @@ struct FullStack {
 // index is a constant and the GPU keeps the stack in registers.
 template <int kEntries>
 struct ShortStack {
+    struct Storage {};
     PendingNode entries[kEntries] = {};
     int levels[kEntries] = {};
     int count = 0;
 
+    CA_HD explicit ShortStack(Storage&) {}
     CA_HD bool Empty() const { return count == 0; }
     CA_HD void Push(const PendingNode& p, int level) {
 #if CA_DEVICE_CODE
@@ -170,9 +179,10 @@ struct ShortStack {
         levels[0] = level;
         count = count < kEntries ? count + 1 : kEntries;
     }
-    CA_HD PendingNode Pop(int* level) {
+    // The trail level of the top entry.
+    CA_HD int TopLevel() const { return levels[0]; }
+    CA_HD PendingNode Pop() {
         const PendingNode p = entries[0];
-        *level = levels[0];
 #if CA_DEVICE_CODE
 #pragma unroll
 #endif
@@ -188,9 +198,12 @@ struct ShortStack {
 // Push-down keeps no stack: every pending node is found again by a restart.
 template <>
 struct ShortStack<0> {
+    struct Storage {};
+    CA_HD explicit ShortStack(Storage&) {}
     CA_HD bool Empty() const { return true; }
     CA_HD void Push(const PendingNode&, int) {}
-    CA_HD PendingNode Pop(int*) { return {}; }
+    CA_HD int TopLevel() const { return 0; }
+    CA_HD PendingNode Pop() { return {}; }
 };
 
 // The restart trail: for the i-th node from the root on the walk's path whose both children the
@@ -232,7 +245,9 @@ CA_HD CA_INLINE void WalkLeaves(const SahTreeView& tree, const Ray& ray, Visitor
     if (!ClipToBounds(tree, ray, margin, &tnear, &tfar)) return;
     // Reciprocals: infinite for zero components, which CrossSplit handles first.
     const Vec3 inv(1.0f / ray.direction.x, 1.0f / ray.direction.y, 1.0f / ray.direction.z);
-    std::conditional_t<kRestarts, ShortStack<kEntries>, FullStack> stack;
+    using Stack = std::conditional_t<kRestarts, ShortStack<kEntries>, FullStack>;
+    typename Stack::Storage storage;
+    Stack stack(storage);
     RestartTrail trail;                     // the restarting walks only
     PendingNode root{0, tnear, tfar};       // the push-down root
     int root_level = 0;
@@ -267,27 +282,31 @@ CA_HD CA_INLINE void WalkLeaves(const SahTreeView& tree, const Ray& ray, Visitor
         }
         // The node is finished; the next is the far child of the deepest level still pending.
         if (!stack.Empty()) {
-            int level;
-            const PendingNode p = stack.Pop(&level);
-            node = p.node;
-            tnear = p.tnear;
-            tfar = p.tfar;
-            if (kRestarts) {
+            if constexpr (kRestarts) {
+                const int level = stack.TopLevel();
                 trail.FinishNear(level);
                 trail.level = level + 1;
             }
+            const PendingNode p = stack.Pop();
+            node = p.node;
+            tnear = p.tnear;
+            tfar = p.tfar;
             continue;
         }
-        if (!kRestarts) return;
-        const int level = trail.DeepestPending();
-        if (level < 0) return;
-        visitor.Restart();
-        trail.FinishNear(level);
-        trail.level = root_level;
-        node = root.node;
-        tnear = root.tnear;
-        tfar = root.tfar;
-        push_down = true;
+        if constexpr (kRestarts) {
+            const int level = trail.DeepestPending();
+            if (level >= 0) {
+                visitor.Restart();
+                trail.FinishNear(level);
+                trail.level = root_level;
+                node = root.node;
+                tnear = root.tnear;
+                tfar = root.tfar;
+                push_down = true;
+                continue;
+            }
+        }
+        return;
     }
 }
 

@@ -195,8 +195,8 @@ CombScene DeepestComb() {
     return comb;
 }
 
-size_t ExpectSameClosestHits(const std::vector<Hit>& hits, const std::vector<Hit>& expected, const std::vector<Ray>& rays,
-                             const std::string& what) {
+size_t ExpectSameClosestHits(const std::vector<Hit>& hits, const std::vector<Hit>& expected,
+                             const std::vector<Ray>& rays, const std::string& what) {
     size_t mismatches = 0;
     for (size_t i = 0; i < rays.size(); ++i) {
         const Hit& a = hits[i];

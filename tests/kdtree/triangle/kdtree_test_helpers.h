@@ -63,8 +63,8 @@ CombScene DeepestComb();
 
 // Expects the closest hits (triangle, t, u, v) to equal the expected ones; reports the first few
 // differences and returns their number.
-size_t ExpectSameClosestHits(const std::vector<Hit>& hits, const std::vector<Hit>& expected, const std::vector<Ray>& rays,
-                             const std::string& what);
+size_t ExpectSameClosestHits(const std::vector<Hit>& hits, const std::vector<Hit>& expected,
+                             const std::vector<Ray>& rays, const std::string& what);
 
 // Traces rays through the tree (CPU) and by brute force; expects identical closest hits (triangle,
 // t, u, v) and identical occlusion of shadow segments toward a light. Returns the number of rays

@@ -62,7 +62,8 @@ TEST_P(TraversalVariantTest, GeneratedScenesMatchBruteForceAndTheStackWalk) {
         const std::vector<Ray> planes = testing::SplitPlaneRays(tree, 400, 59);
         EXPECT_GE(planes.size(), 5u * 400u);
         rays.insert(rays.end(), planes.begin(), planes.end());
-        const std::vector<uint64_t> restarts = testing::ExpectEveryWalkMatchesBruteForce(tree, scene.triangles, rays, scene.name);
+        const std::vector<uint64_t> restarts =
+            testing::ExpectEveryWalkMatchesBruteForce(tree, scene.triangles, rays, scene.name);
         ExpectRestartsHappened(restarts, scene.name);
     }
 }
@@ -89,7 +90,8 @@ TEST_P(TraversalVariantTest, AxisParallelRaysFromInsideAndOutside) {
                 rays.emplace_back(inside, -d);
                 rays.emplace_back(outside, d);
             }
-    const std::vector<uint64_t> restarts = testing::ExpectEveryWalkMatchesBruteForce(tree, triangles, rays, "axis-parallel");
+    const std::vector<uint64_t> restarts =
+        testing::ExpectEveryWalkMatchesBruteForce(tree, triangles, rays, "axis-parallel");
     ExpectRestartsHappened(restarts, "axis-parallel");
 }
 

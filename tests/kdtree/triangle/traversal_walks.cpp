@@ -31,10 +31,11 @@ void WithTestShortStack(int entries, F&& f) {
 
 std::vector<TraversalWalk> TraversalWalks() {
     std::vector<TraversalWalk> walks;
-    for (const TraversalVariant v : kTraversalVariants)
-        walks.push_back({v == TraversalVariant::ShortStack ? Concat(TraversalVariantName(v), " (", kShortStackEntries, ")")
-                                                           : std::string(TraversalVariantName(v)),
-                         v, kShortStackEntries});
+    for (const TraversalVariant v : kTraversalVariants) {
+        const std::string name = TraversalVariantName(v);
+        walks.push_back({v == TraversalVariant::ShortStack ? Concat(name, " (", kShortStackEntries, ")") : name, v,
+                         kShortStackEntries});
+    }
     static_assert(kShortStackEntries > 2, "the tests add short stacks of 1 and 2 entries");
     for (const int entries : {1, 2})
         walks.push_back({Concat("short-stack (", entries, ")"), TraversalVariant::ShortStack, entries});
@@ -46,9 +47,9 @@ void TraceClosestHits(const Backend& backend, const TraversalWalk& walk, const S
     if (IsLibraryWalk(walk)) return caustica::TraceClosestHits(backend, tree, triangles, rays, hits, walk.variant);
     CA_CHECK_EQ(rays.size(), hits.size());
     WithTestShortStack(walk.short_stack_entries, [&](auto entries) {
+        using Pass = ClosestHitPass<TraversalVariant::ShortStack, decltype(entries)::value>;
         ParallelFor(backend, "test_trace_closest_hits", rays.size(),
-                    ClosestHitPass<TraversalVariant::ShortStack, decltype(entries)::value>{tree, triangles.data(),
-                                                                                           rays.data(), hits.data()});
+                    Pass{tree, triangles.data(), rays.data(), hits.data()});
     });
 }
 
@@ -57,9 +58,9 @@ void TraceOcclusion(const Backend& backend, const TraversalWalk& walk, const Sah
     if (IsLibraryWalk(walk)) return caustica::TraceOcclusion(backend, tree, triangles, rays, occluded, walk.variant);
     CA_CHECK_EQ(rays.size(), occluded.size());
     WithTestShortStack(walk.short_stack_entries, [&](auto entries) {
+        using Pass = OcclusionPass<TraversalVariant::ShortStack, decltype(entries)::value>;
         ParallelFor(backend, "test_trace_occlusion", rays.size(),
-                    OcclusionPass<TraversalVariant::ShortStack, decltype(entries)::value>{tree, triangles.data(),
-                                                                                          rays.data(), occluded.data()});
+                    Pass{tree, triangles.data(), rays.data(), occluded.data()});
     });
 }
 

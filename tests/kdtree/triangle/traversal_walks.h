@@ -21,7 +21,6 @@ struct TraversalWalk {
     TraversalVariant variant;
     int short_stack_entries;  // the short stack's size (ShortStack only)
 };
-inline void PrintTo(const TraversalWalk& w, std::ostream* os) { *os << w.name; }
 
 // stack, push-down, short-stack (kShortStackEntries), short-stack (1), short-stack (2).
 std::vector<TraversalWalk> TraversalWalks();
