@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include "core/backend.h"
 #include "core/rng.h"
@@ -12,6 +13,7 @@
 #include "kdtree/triangle/tree_validator.h"
 #include "renderer/bench/generated_meshes.h"
 #include "renderer/bench/ray_sets.h"
+#include "renderer/bench/scene_triangles.h"
 #include "tests/kdtree/triangle/traversal_walks.h"
 
 #include "kdtree/triangle/bfs_builder.h"
@@ -74,6 +76,18 @@ std::vector<NamedScene> GeneratedScenes() {
 
 std::vector<std::string> ModelFiles() {
     return {"stanford-bunny.obj", "nefertiti.obj", "ogre.obj", "teapot.obj", "sponza-33k.obj"};
+}
+
+std::vector<NamedScene> LoadModels(const std::string& models_dir, const std::vector<std::string>& files) {
+    std::vector<NamedScene> meshes;
+    for (const std::string& file : files) {
+        const std::string path = models_dir + "/" + file;
+        if (std::filesystem::exists(path))
+            meshes.push_back({file, LoadTrianglesForBench(path)});
+        else
+            ADD_FAILURE() << path << " is missing";
+    }
+    return meshes;
 }
 
 std::vector<BuilderCase> CpuBuilders() {

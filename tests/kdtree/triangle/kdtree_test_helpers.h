@@ -27,6 +27,8 @@ std::vector<Triangle> RandomTriangles(size_t count, uint64_t seed, float extent,
 std::vector<NamedScene> GeneratedScenes();
 // The meshes of ../shared/models that the tests use (file names).
 std::vector<std::string> ModelFiles();
+// The named meshes of the models folder, loaded; a missing one is a test failure.
+std::vector<NamedScene> LoadModels(const std::string& models_dir, const std::vector<std::string>& files);
 
 // A builder under test: builds a tree in host memory from host triangles. Builders that run on
 // the GPU copy in and out, so every case is checked the same way.

@@ -3,7 +3,6 @@
 // box, along the axes and in split planes, and the deepest tree traversal accepts.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 
 #include "core/backend.h"
 #include "kdtree/triangle/exact_sah_builder.h"
@@ -11,7 +10,6 @@
 #include "kdtree/triangle/traversal.h"
 #include "renderer/bench/generated_meshes.h"
 #include "renderer/bench/ray_sets.h"
-#include "renderer/bench/scene_triangles.h"
 #include "tests/kdtree/triangle/kdtree_test_helpers.h"
 #include "tests/kdtree/triangle/traversal_walks.h"
 #include "tests/test_support.h"
@@ -97,20 +95,15 @@ TEST_P(TraversalVariantTest, AxisParallelRaysFromInsideAndOutside) {
 
 TEST_P(TraversalVariantTest, RealMeshesMatchBruteForceAndTheStackWalk) {
     CA_REQUIRE_MODELS(models);
-    for (const std::string file : {"teapot.obj", "stanford-bunny.obj"}) {
-        const std::string path = models + "/" + file;
-        if (!std::filesystem::exists(path)) {
-            ADD_FAILURE() << path << " is missing";
-            continue;
-        }
-        SCOPED_TRACE(file);
-        const std::vector<Triangle> triangles = LoadTrianglesForBench(path);
-        const SahTree tree = BuildWith(GetParam(), triangles);
-        std::vector<Ray> rays = testing::MixedRays(triangles, 300, 61);
+    for (const testing::NamedScene& mesh : testing::LoadModels(models, {"teapot.obj", "stanford-bunny.obj"})) {
+        SCOPED_TRACE(mesh.name);
+        const SahTree tree = BuildWith(GetParam(), mesh.triangles);
+        std::vector<Ray> rays = testing::MixedRays(mesh.triangles, 300, 61);
         const std::vector<Ray> planes = testing::SplitPlaneRays(tree, 200, 67);
         rays.insert(rays.end(), planes.begin(), planes.end());
-        const std::vector<uint64_t> restarts = testing::ExpectEveryWalkMatchesBruteForce(tree, triangles, rays, file);
-        ExpectRestartsHappened(restarts, file);
+        const std::vector<uint64_t> restarts =
+            testing::ExpectEveryWalkMatchesBruteForce(tree, mesh.triangles, rays, mesh.name);
+        ExpectRestartsHappened(restarts, mesh.name);
     }
 }
 
