@@ -320,19 +320,22 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
     std::printf("  %-34s primary %dx%d (closest hit), shadow %zu (any hit), incoherent %zu (closest hit)\n", "rays",
                 width, height, shadow->host.size(), incoherent.host.size());
     // One row per traversal: Mrays/s (median), the sample's mean nodes read per closest-hit ray,
-    // and the checks.
-    const std::string first_label = TraversalLabel(runs.front().variant);
-    std::printf("  %-20s %9s %9s %11s %16s %11s %19s  %s\n", "traversal", "primary", "shadow", "incoherent",
-                "nodes/ray: prim.", "incoherent", "vs brute force", Concat("vs ", first_label, " (all rays)").c_str());
+    // and the checks (with several traversals, also every ray against the first one's result).
+    const bool several = runs.size() > 1;
+    const std::string first = TraversalLabel(runs.front().variant);
+    const std::string against_first = several ? Concat("  vs ", first, " (all rays)") : "";
+    std::printf("  %-20s %9s %9s %11s %16s %11s %19s%s\n", "traversal", "primary", "shadow", "incoherent",
+                "nodes/ray: prim.", "incoherent", "vs brute force", against_first.c_str());
     for (const TraversalRun& run : runs) {
         const std::string checked = Concat(run.hit_mismatches, " of ", run.hits_checked);
-        const std::string compared = run.rays_compared ? Concat(run.differences, " of ", run.rays_compared) : "-";
-        std::printf("  %-20s %9.1f %9.1f %11.1f %16.1f %11.1f %19s  %s\n", TraversalLabel(run.variant).c_str(),
+        std::string compared;
+        if (several) compared = run.rays_compared ? Concat("  ", run.differences, " of ", run.rays_compared) : "  -";
+        std::printf("  %-20s %9.1f %9.1f %11.1f %16.1f %11.1f %19s%s\n", TraversalLabel(run.variant).c_str(),
                     run.primary_mrays, run.shadow_mrays, run.incoherent_mrays, run.primary_cost.nodes,
                     run.incoherent_cost.nodes, checked.c_str(), compared.c_str());
     }
     std::printf("  %-34s %zu checked, %zu mismatches%s\n", "hits vs brute force", hits_checked, hit_mismatches,
-                runs.size() > 1 ? Concat("; ", differences, " rays differ between traversals").c_str() : "");
+                several ? Concat("; ", differences, " rays differ between traversals").c_str() : "");
     if (opt.reference) {
         std::printf("  %-34s %.4f (ours / exact = %.4f), %zu nodes, built in %.1f ms\n", "reference (exact) SAH cost",
                     reference_sah_cost, reference_sah_cost > 0 ? sah_cost / reference_sah_cost : 0.0, reference_nodes,
