@@ -3,26 +3,11 @@
 
 #include "core/error.h"
 #include "core/parallel_for.h"
+#include "kdtree/triangle/trace_passes.h"
 #include "kdtree/triangle/traversal.h"
 
 namespace caustica {
 namespace {
-
-struct ClosestHitPass {
-    SahTreeView tree;
-    const Triangle* triangles;
-    const Ray* rays;
-    Hit* hits;
-    CA_HD void operator()(int i) const { hits[i] = FindClosestHit(tree, triangles, rays[i]); }
-};
-
-struct OcclusionPass {
-    SahTreeView tree;
-    const Triangle* triangles;
-    const Ray* rays;
-    uint8_t* occluded;
-    CA_HD void operator()(int i) const { occluded[i] = IsOccluded(tree, triangles, rays[i]) ? 1 : 0; }
-};
 
 struct BruteForceClosestHitPass {
     const Triangle* triangles;
@@ -47,22 +32,34 @@ void CheckTree(const SahTreeView& tree) {
                  kMaxTraversalDepth, ")");
 }
 
+// Runs Pass<variant> (ClosestHitPass or OcclusionPass) over the rays: one kernel per variant, named
+// names[variant].
+template <template <TraversalVariant, int> class Pass, class Out>
+void TraceWith(const Backend& backend, TraversalVariant traversal, const char* const (&names)[3],
+               const SahTreeView& tree, Span<const Triangle> triangles, Span<const Ray> rays, Out* out) {
+    CheckTree(tree);
+    WithTraversalVariant(traversal, [&](auto variant) {
+        ParallelFor(backend, names[int(traversal)], rays.size(),
+                    Pass<decltype(variant)::value, kShortStackEntries>{tree, triangles.data(), rays.data(), out});
+    });
+}
+
 }  // namespace
 
 void TraceClosestHits(const Backend& backend, const SahTreeView& tree, Span<const Triangle> triangles,
-                      Span<const Ray> rays, Span<Hit> hits) {
-    CheckTree(tree);
+                      Span<const Ray> rays, Span<Hit> hits, TraversalVariant traversal) {
     CA_CHECK_EQ(rays.size(), hits.size());
-    ParallelFor(backend, "trace_closest_hits", rays.size(),
-                ClosestHitPass{tree, triangles.data(), rays.data(), hits.data()});
+    static const char* const kNames[3] = {"trace_closest_hits", "trace_closest_hits_push_down",
+                                          "trace_closest_hits_short_stack"};
+    TraceWith<ClosestHitPass>(backend, traversal, kNames, tree, triangles, rays, hits.data());
 }
 
 void TraceOcclusion(const Backend& backend, const SahTreeView& tree, Span<const Triangle> triangles,
-                    Span<const Ray> rays, Span<uint8_t> occluded) {
-    CheckTree(tree);
+                    Span<const Ray> rays, Span<uint8_t> occluded, TraversalVariant traversal) {
     CA_CHECK_EQ(rays.size(), occluded.size());
-    ParallelFor(backend, "trace_occlusion", rays.size(),
-                OcclusionPass{tree, triangles.data(), rays.data(), occluded.data()});
+    static const char* const kNames[3] = {"trace_occlusion", "trace_occlusion_push_down",
+                                          "trace_occlusion_short_stack"};
+    TraceWith<OcclusionPass>(backend, traversal, kNames, tree, triangles, rays, occluded.data());
 }
 
 void BruteForceClosestHits(const Backend& backend, Span<const Triangle> triangles, Span<const Ray> rays,

@@ -17,6 +17,8 @@
 #include "kdtree/triangle/sah_cost.h"
 #include "kdtree/triangle/sah_tree_copy.h"
 #include "kdtree/triangle/trace_rays.h"
+#include "kdtree/triangle/traversal.h"
+#include "kdtree/triangle/traversal_variant.h"
 #include "renderer/bench/bench_support.h"
 #include "renderer/bench/generated_meshes.h"
 #include "renderer/bench/ray_sets.h"
@@ -37,6 +39,7 @@ struct Options {
     int repeat = 5;
     int rays = 1920 * 1080;
     int seed = 1;
+    std::string traversal = TraversalVariantName(kDefaultTraversal);
     std::string json;
 };
 
@@ -51,32 +54,37 @@ struct RayBatch {
 
 double MraysPerSecond(size_t rays, double ms) { return ms > 0 ? double(rays) / (ms * 1e3) : 0.0; }
 
-// Closest hits of a sample of rays by the tree and by brute force on the same backend; returns
-// the number of rays whose triangle or t differ.
-size_t CheckClosestHits(const Backend& backend, const std::vector<Ray>& sample, const std::vector<Hit>& tree_hits,
-                        const Buffer<Triangle>& triangles) {
+// Closest hits and occlusion of a sample of rays by brute force on the backend: the reference.
+std::vector<Hit> BruteForceHits(const Backend& backend, const std::vector<Ray>& sample,
+                                const Buffer<Triangle>& triangles) {
     Buffer<Ray> rays(backend);
     rays.Upload(Span<const Ray>(sample));
     Buffer<Hit> hits(backend, sample.size());
     BruteForceClosestHits(backend, triangles.span(), rays.span(), hits.span());
-    const std::vector<Hit> reference = hits.Download();
-    size_t mismatches = 0;
-    for (size_t i = 0; i < sample.size(); ++i)
-        if (reference[i].triangle != tree_hits[i].triangle || (reference[i].Valid() && reference[i].t != tree_hits[i].t))
-            ++mismatches;
-    return mismatches;
+    return hits.Download();
 }
 
-size_t CheckOcclusion(const Backend& backend, const std::vector<Ray>& sample, const std::vector<uint8_t>& tree_result,
-                      const Buffer<Triangle>& triangles) {
+std::vector<uint8_t> BruteForceOccluded(const Backend& backend, const std::vector<Ray>& sample,
+                                        const Buffer<Triangle>& triangles) {
     Buffer<Ray> rays(backend);
     rays.Upload(Span<const Ray>(sample));
     Buffer<uint8_t> occluded(backend, sample.size());
     BruteForceOcclusion(backend, triangles.span(), rays.span(), occluded.span());
-    const std::vector<uint8_t> reference = occluded.Download();
-    size_t mismatches = 0;
-    for (size_t i = 0; i < sample.size(); ++i) mismatches += reference[i] != tree_result[i];
-    return mismatches;
+    return occluded.Download();
+}
+
+// The rays whose closest hits differ in triangle or t.
+size_t CountDifferences(const std::vector<Hit>& a, const std::vector<Hit>& b) {
+    size_t differences = 0;
+    for (size_t i = 0; i < a.size(); ++i)
+        differences += a[i].triangle != b[i].triangle || (a[i].Valid() && a[i].t != b[i].t);
+    return differences;
+}
+
+size_t CountDifferences(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
+    size_t differences = 0;
+    for (size_t i = 0; i < a.size(); ++i) differences += a[i] != b[i];
+    return differences;
 }
 
 // Every stride-th item.
@@ -90,13 +98,51 @@ std::vector<T> EveryNth(const std::vector<T>& items, size_t stride) {
 // Times tracing of the batch's closest hits through tree; returns Mrays/s (median) and leaves
 // the hits in hits.
 double TimeClosestHits(const Backend& backend, int repeat, const SahTree& tree, const Buffer<Triangle>& triangles,
-                       const RayBatch& batch, Buffer<Hit>& hits) {
+                       const RayBatch& batch, TraversalVariant traversal, Buffer<Hit>& hits) {
     hits.Resize(batch.host.size());
     const SahTreeView view = tree.View();
     const Timing t = Summarize(TimeRuns(backend, repeat, [&] {
-        TraceClosestHits(backend, view, triangles.span(), batch.rays.span(), hits.span());
+        TraceClosestHits(backend, view, triangles.span(), batch.rays.span(), hits.span(), traversal);
     }));
     return MraysPerSecond(batch.host.size(), t.median);
+}
+
+// The mean cost of closest-hit queries through a host tree (Papay 2025's traversal steps: nodes
+// read, restarts included).
+struct MeanCost {
+    double nodes = 0, restarts = 0;
+};
+
+MeanCost MeasureMeanCost(TraversalVariant traversal, const SahTree& host_tree, const std::vector<Triangle>& triangles,
+                         const std::vector<Ray>& rays) {
+    MeanCost mean;
+    if (rays.empty()) return mean;
+    const SahTreeView tree = host_tree.View();
+    WithTraversalVariant(traversal, [&](auto variant) {
+        for (const Ray& ray : rays) {
+            const TraversalCost cost = MeasureClosestHit<decltype(variant)::value>(tree, triangles.data(), ray);
+            mean.nodes += cost.nodes;
+            mean.restarts += cost.restarts;
+        }
+    });
+    mean.nodes /= double(rays.size());
+    mean.restarts /= double(rays.size());
+    return mean;
+}
+
+// One traversal's results on the three kinds of rays.
+struct TraversalRun {
+    TraversalVariant variant = kDefaultTraversal;
+    double primary_mrays = 0, shadow_mrays = 0, incoherent_mrays = 0;
+    MeanCost primary_cost, incoherent_cost;  // over the checked sample
+    size_t hits_checked = 0, hit_mismatches = 0;  // the sample, against brute force
+    size_t rays_compared = 0, differences = 0;    // every ray, against the first traversal run
+};
+
+// "stack", "push-down", "short-stack (4)".
+std::string TraversalLabel(TraversalVariant v) {
+    return v == TraversalVariant::ShortStack ? Concat(TraversalVariantName(v), " (", kShortStackEntries, ")")
+                                             : TraversalVariantName(v);
 }
 
 }  // namespace
@@ -117,6 +163,15 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
     parser.Option("--repeat", "R", "timed repetitions of each build and trace", &opt.repeat);
     parser.Option("--rays", "N", "rays per kind (primary: a 16:9 image of about N pixels)", &opt.rays);
     parser.Option("--seed", "S", "seed of the generated scene and the random rays", &opt.seed);
+    std::vector<std::string> traversal_choices;
+    for (const TraversalVariant v : kTraversalVariants) traversal_choices.push_back(TraversalVariantName(v));
+    traversal_choices.push_back("all");
+    parser.Choice("--traversal", traversal_choices,
+                  Concat("how rays walk the tree: a full stack, push-down restarts, a short stack of ",
+                         kShortStackEntries, " entries with push-down restarts; all: each in turn on the same rays, "
+                         "each checked (the results are equal; the renderer uses ",
+                         TraversalVariantName(kDefaultTraversal), ")"),
+                  &opt.traversal);
     parser.Option("--json", "FILE", "also write the results as JSON", &opt.json);
     if (!parser.Parse(args)) return 0;
     if (parser.Given("--scene") && parser.Given("--triangles"))
@@ -165,32 +220,80 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
     const RayBatch primary(backend, CameraRays(tree.bounds, width, height));
     const RayBatch incoherent(backend, RandomRays(tree.bounds, size_t(opt.rays), uint64_t(opt.seed)));
 
-    Buffer<Hit> hits(backend);
-    const double primary_mrays = TimeClosestHits(backend, opt.repeat, tree, triangles, primary, hits);
-    const std::vector<Hit> primary_hits = hits.Download();
-    const RayBatch shadow(backend, ShadowRays(primary.host, primary_hits, PointLightFor(tree.bounds)));
-    Buffer<uint8_t> occluded(backend, shadow.host.size());
-    const Timing shadow_ms = Summarize(TimeRuns(backend, opt.repeat, [&] {
-        TraceOcclusion(backend, tree.View(), triangles.span(), shadow.rays.span(), occluded.span());
-    }));
-    const double shadow_mrays = MraysPerSecond(shadow.host.size(), shadow_ms.median);
-    const std::vector<uint8_t> shadow_occluded = occluded.Download();
-    const double incoherent_mrays = TimeClosestHits(backend, opt.repeat, tree, triangles, incoherent, hits);
-    const std::vector<Hit> incoherent_hits = hits.Download();
+    // The traversals to time, and the one whose numbers stand for the run (the JSON's top-level
+    // keys and the exact tree's comparison): the one asked for, or with all the renderer's.
+    std::vector<TraversalVariant> variants;
+    for (const TraversalVariant v : kTraversalVariants)
+        if (opt.traversal == "all" || opt.traversal == TraversalVariantName(v)) variants.push_back(v);
+    const TraversalVariant reported = opt.traversal == "all" ? kDefaultTraversal : variants.front();
 
-    // Brute-force check of a sample of each kind, sized to a fixed amount of work.
+    // Each traversal traces the same rays; the shadow rays come from the first one's primary hits.
+    // A sample of each kind, sized to a fixed amount of work, is checked against brute force for
+    // every traversal, and every ray against the first traversal's result. The sample's mean
+    // traversal cost is measured on the host.
     const double budget = backend.IsGpu() ? 4e9 : 2e8;  // ray-triangle tests per kind
     const size_t sample = size_t(std::clamp(budget / double(host_triangles.size()), 16.0, 4096.0));
     const auto stride = [&](size_t n) { return std::max<size_t>(1, n / sample); };
-    size_t hits_checked = 0, hit_mismatches = 0;
-    {
-        const size_t sp = stride(primary.host.size()), ss = stride(shadow.host.size()), si = stride(incoherent.host.size());
-        const std::vector<Ray> p = EveryNth(primary.host, sp), s = EveryNth(shadow.host, ss), r = EveryNth(incoherent.host, si);
-        hit_mismatches += CheckClosestHits(backend, p, EveryNth(primary_hits, sp), triangles);
-        hit_mismatches += CheckOcclusion(backend, s, EveryNth(shadow_occluded, ss), triangles);
-        hit_mismatches += CheckClosestHits(backend, r, EveryNth(incoherent_hits, si), triangles);
-        hits_checked = p.size() + s.size() + r.size();
+    SahTree traced_host(MemorySpace::Host);
+    CopySahTree(tree, traced_host);
+    Buffer<Hit> hits(backend);
+    Buffer<uint8_t> occluded(backend);
+    std::unique_ptr<RayBatch> shadow;
+    size_t sp = 0, ss = 0, si = 0;
+    std::vector<Ray> p_sample, s_sample, r_sample;
+    std::vector<Hit> p_reference, r_reference, first_primary, first_incoherent;
+    std::vector<uint8_t> s_reference, first_occluded;
+    std::vector<TraversalRun> runs;
+    for (const TraversalVariant variant : variants) {
+        TraversalRun run;
+        run.variant = variant;
+        run.primary_mrays = TimeClosestHits(backend, opt.repeat, tree, triangles, primary, variant, hits);
+        const std::vector<Hit> primary_hits = hits.Download();
+        if (!shadow) {
+            shadow = std::make_unique<RayBatch>(backend,
+                                                ShadowRays(primary.host, primary_hits, PointLightFor(tree.bounds)));
+            sp = stride(primary.host.size()), ss = stride(shadow->host.size()), si = stride(incoherent.host.size());
+            p_sample = EveryNth(primary.host, sp), s_sample = EveryNth(shadow->host, ss);
+            r_sample = EveryNth(incoherent.host, si);
+            p_reference = BruteForceHits(backend, p_sample, triangles);
+            s_reference = BruteForceOccluded(backend, s_sample, triangles);
+            r_reference = BruteForceHits(backend, r_sample, triangles);
+        }
+        occluded.Resize(shadow->host.size());
+        const Timing shadow_ms = Summarize(TimeRuns(backend, opt.repeat, [&] {
+            TraceOcclusion(backend, tree.View(), triangles.span(), shadow->rays.span(), occluded.span(), variant);
+        }));
+        run.shadow_mrays = MraysPerSecond(shadow->host.size(), shadow_ms.median);
+        const std::vector<uint8_t> shadow_occluded = occluded.Download();
+        run.incoherent_mrays = TimeClosestHits(backend, opt.repeat, tree, triangles, incoherent, variant, hits);
+        const std::vector<Hit> incoherent_hits = hits.Download();
+
+        run.hits_checked = p_sample.size() + s_sample.size() + r_sample.size();
+        run.hit_mismatches = CountDifferences(EveryNth(primary_hits, sp), p_reference) +
+                             CountDifferences(EveryNth(shadow_occluded, ss), s_reference) +
+                             CountDifferences(EveryNth(incoherent_hits, si), r_reference);
+        run.primary_cost = MeasureMeanCost(variant, traced_host, host_triangles, p_sample);
+        run.incoherent_cost = MeasureMeanCost(variant, traced_host, host_triangles, r_sample);
+        if (runs.empty()) {
+            first_primary = primary_hits;
+            first_occluded = shadow_occluded;
+            first_incoherent = incoherent_hits;
+        } else {
+            run.rays_compared = primary_hits.size() + shadow_occluded.size() + incoherent_hits.size();
+            run.differences = CountDifferences(primary_hits, first_primary) +
+                              CountDifferences(shadow_occluded, first_occluded) +
+                              CountDifferences(incoherent_hits, first_incoherent);
+        }
+        runs.push_back(run);
     }
+    size_t hits_checked = 0, hit_mismatches = 0, differences = 0;
+    for (const TraversalRun& run : runs) {
+        hits_checked += run.hits_checked;
+        hit_mismatches += run.hit_mismatches;
+        differences += run.differences;
+    }
+    const TraversalRun& main_run =
+        *std::find_if(runs.begin(), runs.end(), [&](const TraversalRun& run) { return run.variant == reported; });
 
     // The exact tree over the same triangles, traced with the same primary rays on this backend.
     double reference_sah_cost = 0, reference_primary_mrays = 0, reference_build_ms = 0;
@@ -204,7 +307,7 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         reference_nodes = reference_host.nodes.size();
         SahTree reference(backend);
         CopySahTree(reference_host, reference);
-        reference_primary_mrays = TimeClosestHits(backend, opt.repeat, reference, triangles, primary, hits);
+        reference_primary_mrays = TimeClosestHits(backend, opt.repeat, reference, triangles, primary, reported, hits);
     }
 
     std::printf("  %-34s %s\n", "device", backend.Describe().c_str());
@@ -214,16 +317,32 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
     std::printf("  %-34s %zu nodes, %zu leaves, max depth %d\n", "tree", nodes.size(), leaves, tree.max_depth);
     std::printf("  %-34s %.4f\n", "SAH cost", sah_cost);
     std::printf("  %-34s %.2f MiB\n", "peak device memory (builds)", double(peak_device_bytes) / (1 << 20));
-    std::printf("  %-34s %.1f Mrays/s (%dx%d)\n", "primary (closest hit)", primary_mrays, width, height);
-    std::printf("  %-34s %.1f Mrays/s (%zu rays)\n", "shadow (any hit)", shadow_mrays, shadow.host.size());
-    std::printf("  %-34s %.1f Mrays/s (%zu rays)\n", "incoherent (closest hit)", incoherent_mrays, incoherent.host.size());
-    std::printf("  %-34s %zu checked, %zu mismatches\n", "hits vs brute force", hits_checked, hit_mismatches);
+    std::printf("  %-34s primary %dx%d (closest hit), shadow %zu (any hit), incoherent %zu (closest hit)\n", "rays",
+                width, height, shadow->host.size(), incoherent.host.size());
+    // One row per traversal: Mrays/s (median), the sample's mean nodes read per closest-hit ray,
+    // and the checks (with several traversals, also every ray against the first one's result).
+    const bool several = runs.size() > 1;
+    const std::string first = TraversalLabel(runs.front().variant);
+    const std::string against_first = several ? Concat("  vs ", first, " (all rays)") : "";
+    std::printf("  %-20s %9s %9s %11s %16s %11s %19s%s\n", "traversal", "primary", "shadow", "incoherent",
+                "nodes/ray: prim.", "incoherent", "vs brute force", against_first.c_str());
+    for (const TraversalRun& run : runs) {
+        const std::string checked = Concat(run.hit_mismatches, " of ", run.hits_checked);
+        std::string compared;
+        if (several) compared = run.rays_compared ? Concat("  ", run.differences, " of ", run.rays_compared) : "  -";
+        std::printf("  %-20s %9.1f %9.1f %11.1f %16.1f %11.1f %19s%s\n", TraversalLabel(run.variant).c_str(),
+                    run.primary_mrays, run.shadow_mrays, run.incoherent_mrays, run.primary_cost.nodes,
+                    run.incoherent_cost.nodes, checked.c_str(), compared.c_str());
+    }
+    std::printf("  %-34s %zu checked, %zu mismatches%s\n", "hits vs brute force", hits_checked, hit_mismatches,
+                several ? Concat("; ", differences, " rays differ between traversals").c_str() : "");
     if (opt.reference) {
         std::printf("  %-34s %.4f (ours / exact = %.4f), %zu nodes, built in %.1f ms\n", "reference (exact) SAH cost",
                     reference_sah_cost, reference_sah_cost > 0 ? sah_cost / reference_sah_cost : 0.0, reference_nodes,
                     reference_build_ms);
-        std::printf("  %-34s %.1f Mrays/s (ours / exact = %.4f)\n", "reference primary", reference_primary_mrays,
-                    reference_primary_mrays > 0 ? primary_mrays / reference_primary_mrays : 0.0);
+        std::printf("  %-34s %.1f Mrays/s with %s (ours / exact = %.4f)\n", "reference primary",
+                    reference_primary_mrays, TraversalLabel(reported).c_str(),
+                    reference_primary_mrays > 0 ? main_run.primary_mrays / reference_primary_mrays : 0.0);
     }
 
     if (json_file) {
@@ -246,14 +365,37 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         json.Key("max_depth").Integer(tree.max_depth);
         json.Key("sah_cost").Number(sah_cost);
         json.Key("peak_device_bytes").Integer(int64_t(peak_device_bytes));
+        // The top-level rates are the reported traversal's; "traversals" has every one traced.
+        json.Key("traversal").String(TraversalVariantName(reported));
         json.Key("primary_rays").Integer(int64_t(primary.host.size()));
-        json.Key("primary_mrays_per_s").Number(primary_mrays);
-        json.Key("shadow_rays").Integer(int64_t(shadow.host.size()));
-        json.Key("shadow_mrays_per_s").Number(shadow_mrays);
+        json.Key("primary_mrays_per_s").Number(main_run.primary_mrays);
+        json.Key("shadow_rays").Integer(int64_t(shadow->host.size()));
+        json.Key("shadow_mrays_per_s").Number(main_run.shadow_mrays);
         json.Key("incoherent_rays").Integer(int64_t(incoherent.host.size()));
-        json.Key("incoherent_mrays_per_s").Number(incoherent_mrays);
+        json.Key("incoherent_mrays_per_s").Number(main_run.incoherent_mrays);
         json.Key("hits_checked").Integer(int64_t(hits_checked));
         json.Key("hit_mismatches").Integer(int64_t(hit_mismatches));
+        json.Key("traversal_differences").Integer(int64_t(differences));
+        json.Key("traversals").BeginArray();
+        for (const TraversalRun& run : runs) {
+            json.BeginObject();
+            json.Key("traversal").String(TraversalVariantName(run.variant));
+            if (run.variant == TraversalVariant::ShortStack)
+                json.Key("short_stack_entries").Integer(kShortStackEntries);
+            json.Key("primary_mrays_per_s").Number(run.primary_mrays);
+            json.Key("shadow_mrays_per_s").Number(run.shadow_mrays);
+            json.Key("incoherent_mrays_per_s").Number(run.incoherent_mrays);
+            json.Key("primary_nodes_per_ray").Number(run.primary_cost.nodes);
+            json.Key("primary_restarts_per_ray").Number(run.primary_cost.restarts);
+            json.Key("incoherent_nodes_per_ray").Number(run.incoherent_cost.nodes);
+            json.Key("incoherent_restarts_per_ray").Number(run.incoherent_cost.restarts);
+            json.Key("hits_checked").Integer(int64_t(run.hits_checked));
+            json.Key("hit_mismatches").Integer(int64_t(run.hit_mismatches));
+            json.Key("rays_compared").Integer(int64_t(run.rays_compared));
+            json.Key("differences").Integer(int64_t(run.differences));
+            json.EndObject();
+        }
+        json.EndArray();
         if (opt.reference) {
             json.Key("reference_sah_cost").Number(reference_sah_cost);
             json.Key("reference_nodes").Integer(int64_t(reference_nodes));

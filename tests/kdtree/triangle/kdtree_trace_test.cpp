@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 
 #include "core/backend.h"
 #include "core/error.h"
@@ -16,7 +15,6 @@
 #include "kdtree/triangle/tree_validator.h"
 #include "kdtree/triangle/triangle_box.h"
 #include "renderer/bench/generated_meshes.h"
-#include "renderer/bench/scene_triangles.h"
 #include "tests/kdtree/triangle/kdtree_test_helpers.h"
 #include "tests/test_support.h"
 
@@ -184,14 +182,10 @@ TEST_P(BuilderTest, GeneratedScenesMatchBruteForce) {
 
 TEST_P(BuilderTest, RealMeshesMatchBruteForce) {
     CA_REQUIRE_MODELS(models);
-    for (const std::string& file : testing::ModelFiles()) {
-        const std::string path = models + "/" + file;
-        if (!std::filesystem::exists(path)) {
-            ADD_FAILURE() << path << " is missing";
-            continue;
-        }
+    for (const testing::NamedScene& mesh : testing::LoadModels(models, testing::ModelFiles())) {
+        const std::string& file = mesh.name;
+        const std::vector<Triangle>& triangles = mesh.triangles;
         SCOPED_TRACE(file);
-        const std::vector<Triangle> triangles = LoadTrianglesForBench(path);
         const SahParams params;
         const SahTree tree = BuildWith(GetParam(), triangles, params);
         testing::ExpectValidTree(tree, triangles, params, file);

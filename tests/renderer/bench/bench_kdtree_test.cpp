@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "kdtree/triangle/traversal_variant.h"
 
 namespace caustica {
 namespace {
@@ -19,6 +20,12 @@ std::string ReadFile(const std::string& path) {
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
+}
+
+size_t Occurrences(const std::string& text, const std::string& part) {
+    size_t count = 0;
+    for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
+    return count;
 }
 
 TEST(BenchKdTree, SmallRunWritesEveryField) {
@@ -36,7 +43,27 @@ TEST(BenchKdTree, SmallRunWritesEveryField) {
     std::remove(json.c_str());
 }
 
+TEST(BenchKdTree, EveryTraversalOnTheSameRaysAgrees) {
+    const std::string json =
+        (std::filesystem::temp_directory_path() / "caustica_bench_kdtree_traversals_test.json").string();
+    ASSERT_EQ(BenchKdTreeMain({"--triangles", "3000", "--device", "cpu", "--traversal", "all", "--repeat", "1",
+                               "--rays", "4000", "--json", json}),
+              0);
+    const std::string text = ReadFile(json);
+    const std::string entries = Concat("\"short_stack_entries\": ", kShortStackEntries);
+    for (const std::string key : {"\"traversal\": \"stack\"", "\"traversals\"", "\"traversal\": \"push-down\"",
+                                  "\"traversal\": \"short-stack\"", entries.c_str(), "\"primary_nodes_per_ray\"",
+                                  "\"incoherent_restarts_per_ray\"", "\"hit_mismatches\": 0,",
+                                  "\"traversal_differences\": 0,"})
+        EXPECT_NE(text.find(key), std::string::npos) << key << " missing in\n" << text;
+    // The stack walk comes first; the two others compared every ray with its result: no difference.
+    EXPECT_EQ(Occurrences(text, "\"rays_compared\": 0,"), 1u) << text;
+    EXPECT_EQ(Occurrences(text, "\"differences\": 0\n"), 3u) << text;
+    std::remove(json.c_str());
+}
+
 TEST(BenchKdTree, UsageErrorsAreInputErrors) {
+    EXPECT_THROW(BenchKdTreeMain({"--traversal", "restart"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--builder", "median"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--scene", "a.obj", "--triangles", "5"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--scene", "/nonexistent/mesh.obj", "--device", "cpu", "--builder", "exact"}), InputError);
