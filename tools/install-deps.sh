@@ -10,6 +10,7 @@ $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends \
   cmake ninja-build g++ pkg-config git \
   libyaml-cpp-dev libtinyobjloader-dev libstb-dev libsdl2-dev libtbb-dev libgtest-dev libnanoflann-dev \
+  libopenexr-dev python3-venv \
   xvfb xdotool \
   >/dev/null
 echo "dependencies installed"
