@@ -18,8 +18,9 @@ struct Backend::ScratchMemory {
     unsigned long long tiles_handed_out = 0;
 };
 
-Backend::Backend(DeviceKind kind, Priority priority)
-    : kind_(kind), background_(priority == Priority::Lowest), scratch_(std::make_unique<ScratchMemory>()) {
+Backend::Backend(DeviceKind kind, Priority priority, int device)
+    : kind_(kind), device_(device), background_(priority == Priority::Lowest),
+      scratch_(std::make_unique<ScratchMemory>()) {
 #if CAUSTICA_WITH_CUDA
     if (kind == DeviceKind::Cuda) {
         int lowest = 0, highest = 0;
@@ -37,31 +38,58 @@ Backend::Backend(Backend&&) noexcept = default;
 Backend& Backend::operator=(Backend&&) noexcept = default;
 Backend::~Backend() = default;
 
-bool CudaDeviceAvailable() {
+int CudaDeviceCount() {
 #if CAUSTICA_WITH_CUDA
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess) {
         cudaGetLastError();
-        return false;
+        return 0;
     }
-    return count > 0;
+    return count;
 #else
-    return false;
+    return 0;
 #endif
 }
 
-Backend Backend::Cpu() { return Backend(DeviceKind::Cpu, Priority::Highest); }
+bool CudaDeviceAvailable() { return CudaDeviceCount() > 0; }
 
-Backend Backend::Background() const { return Backend(kind_, Priority::Lowest); }
+Backend Backend::Cpu() { return Backend(DeviceKind::Cpu, Priority::Highest, -1); }
+
+Backend Backend::Background() const { return Backend(kind_, Priority::Lowest, device_); }
+
+#if CAUSTICA_WITH_CUDA
+namespace {
+int CurrentDevice() {
+    int device = 0;
+    CA_CUDA_CHECK(cudaGetDevice(&device));
+    return device;
+}
+}  // namespace
+#endif
+
+Backend Backend::Gpu(int device) {
+#if CAUSTICA_WITH_CUDA
+    const int count = CudaDeviceCount();
+    if (device < 0 || device >= count)
+        throw InputError(count == 0 ? std::string("--gpus: no CUDA device is available on this machine")
+                                    : Concat("--gpus: there is no CUDA device ", device, " (this machine has ", count,
+                                             ": 0 to ", count - 1, ")"));
+    CA_CUDA_CHECK(cudaSetDevice(device));
+    return Backend(DeviceKind::Cuda, Priority::Highest, device);
+#else
+    (void)device;
+    throw InputError("--gpus: this build of caustica has no CUDA backend (rebuild with the CUDA toolkit)");
+#endif
+}
 
 Backend Backend::Create(const std::string& choice) {
     if (choice == "cpu") return Cpu();
-    if (choice == "auto") return CudaDeviceAvailable() ? Backend(DeviceKind::Cuda, Priority::Highest) : Cpu();
+    if (choice == "auto") return CudaDeviceAvailable() ? Create("cuda") : Cpu();
     if (choice == "cuda") {
 #if CAUSTICA_WITH_CUDA
         if (!CudaDeviceAvailable())
             throw InputError("--device cuda: no CUDA device is available on this machine (use --device cpu or auto)");
-        return Backend(DeviceKind::Cuda, Priority::Highest);
+        return Backend(DeviceKind::Cuda, Priority::Highest, CurrentDevice());
 #else
         throw InputError("--device cuda: this build of caustica has no CUDA backend "
                          "(rebuild with the CUDA toolkit, or use --device cpu or auto)");
@@ -72,15 +100,17 @@ Backend Backend::Create(const std::string& choice) {
 
 std::string Backend::Describe() const {
     if (!IsGpu()) return Concat("CPU (oneTBB, ", tbb::info::default_concurrency(), " threads)");
+    return DescribeCudaDevice(device_);
+}
+
+std::string DescribeCudaDevice(int device) {
 #if CAUSTICA_WITH_CUDA
-    int device = 0;
-    CA_CUDA_CHECK(cudaGetDevice(&device));
     cudaDeviceProp prop{};
     CA_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
     return Concat(prop.name, " (sm_", prop.major, prop.minor, ", ", prop.multiProcessorCount, " SMs, ",
                   prop.totalGlobalMem >> 20, " MiB)");
 #else
-    return "CUDA";
+    return Concat("CUDA device ", device);
 #endif
 }
 

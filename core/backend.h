@@ -4,7 +4,8 @@
 // scratch memory that the parallel primitives need (grown by doubling, reused). GPU work is queued
 // on the issuing host thread's default stream (a CUDA build compiles everything with per-thread
 // default streams), so the passes one thread issues run in its order, and the passes of two
-// threads may overlap (core/worker_thread.h).
+// threads may overlap (core/worker_thread.h). A GPU backend serves one device, the issuing
+// thread's current one: several GPUs take one host thread each, each with its own backend (Gpu).
 #pragma once
 
 #include <cstddef>
@@ -22,6 +23,10 @@ public:
     // there is none (no device, or a build without CUDA) is an InputError.
     static Backend Create(const std::string& choice);
     static Backend Cpu();
+    // CUDA device number 'device' (0 to CudaDeviceCount() - 1, as CUDA numbers the visible
+    // ones), made the calling thread's current device: the thread that makes it issues its work.
+    // A number out of range, or a build without CUDA, is an InputError naming --gpus.
+    static Backend Gpu(int device);
 
     Backend(Backend&&) noexcept;
     Backend& operator=(Backend&&) noexcept;
@@ -33,6 +38,8 @@ public:
     const char* Name() const { return IsGpu() ? "cuda" : "cpu"; }
     // A human description: the GPU's name and compute capability, or the CPU thread count.
     std::string Describe() const;
+    // The CUDA device number of a GPU backend; -1 on the CPU.
+    int device() const { return device_; }
 
     // Another backend on the same device with its own scratch, for a chain of passes that a
     // second host thread issues while this one's run (core/worker_thread.h). Its GPU launches
@@ -64,10 +71,11 @@ public:
 
 private:
     enum class Priority { Highest, Lowest };
-    Backend(DeviceKind kind, Priority priority);
+    Backend(DeviceKind kind, Priority priority, int device);
     struct ScratchMemory;
 
     DeviceKind kind_;
+    int device_ = -1;
     int launch_priority_ = 0;
     bool background_ = false;
     std::unique_ptr<ScratchMemory> scratch_;
@@ -75,5 +83,10 @@ private:
 
 // True when this build has the CUDA backend and a CUDA device can be used.
 bool CudaDeviceAvailable();
+// The CUDA devices this process can use (0 without the CUDA backend or a device).
+int CudaDeviceCount();
+// CUDA device number 'device' as Backend::Describe says it: its name, compute capability, SMs and
+// memory.
+std::string DescribeCudaDevice(int device);
 
 }  // namespace caustica

@@ -7,6 +7,8 @@
 
 #include <cuda_runtime.h>
 
+#include <map>
+#include <mutex>
 #include <utility>
 
 #include "core/backend.h"
@@ -26,17 +28,32 @@ __device__ inline void AfterPreviousKernel() {
 #endif
 }
 
+// compute(), once for each CUDA device, on the first call whose thread has that device current:
+// a kernel's attributes belong to the device they were set or read on, and the GPUs of a host each
+// have their own host thread (core/backend.h). One cache for each type of compute (each lambda).
+template <class Compute>
+auto OncePerDevice(const Compute& compute) {
+    using Value = decltype(compute());
+    static std::mutex mutex;
+    static std::map<int, Value> values;
+    int device = 0;
+    CA_CUDA_CHECK(cudaGetDevice(&device));
+    const std::lock_guard<std::mutex> lock(mutex);
+    auto found = values.find(device);
+    if (found == values.end()) found = values.emplace(device, compute()).first;
+    return found->second;
+}
+
 // Whether the kernels wait in AfterPreviousKernel: the code the GPU runs comes from compute_90 PTX
 // or later (code from older PTX, compiled for the GPU when it loads, does not wait, and must not
 // start early). The project's kernels are all compiled for the same architectures, so the first
 // one launched answers for all.
 inline bool KernelsWaitForPrevious(const void* kernel) {
-    static const bool waits = [kernel] {
+    return OncePerDevice([kernel] {
         cudaFuncAttributes attributes{};
         CA_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
         return attributes.ptxVersion >= 90;
-    }();
-    return waits;
+    });
 }
 
 template <class... Params, class... Args>

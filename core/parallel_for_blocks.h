@@ -42,16 +42,17 @@ void ParallelForBlocks(const Backend& backend, const char* name, size_t n, const
     CA_CHECK_MSG(n <= size_t(INT_MAX), name, ": ", n, " items");
     if (backend.IsGpu()) {
 #if defined(__CUDACC__)
-        // Above 48 KB a kernel's dynamic shared memory must be allowed explicitly, once; and the SMs
-        // should give shared memory all they can, so that as many blocks as fit run at once.
-        static const cudaError_t allowed = [] {
+        // Above 48 KB a kernel's dynamic shared memory must be allowed explicitly, once on each
+        // device; and the SMs should give shared memory all they can, so that as many blocks as fit
+        // run at once.
+        const cudaError_t allowed = detail::OncePerDevice([] {
             const auto kernel = detail::BlockPerItemKernel<Pass>;
             const cudaError_t size =
                 cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Scratch)));
             if (size != cudaSuccess) return size;
             return cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                         int(cudaSharedmemCarveoutMaxShared));
-        }();
+        });
         CA_CUDA_CHECK(allowed);
         detail::Launch(backend, name, detail::BlockPerItemKernel<Pass>, unsigned(n), Pass::kThreads, sizeof(Scratch),
                        pass);

@@ -2,9 +2,25 @@
 
 #include <utility>
 
-namespace caustica {
+#if CAUSTICA_WITH_CUDA
+#include "core/cuda_check.h"
+#endif
 
-WorkerThread::WorkerThread() : thread_([this] { Loop(); }) {}
+namespace caustica {
+namespace {
+
+int CurrentCudaDevice() {
+#if CAUSTICA_WITH_CUDA
+    int device = -1;
+    if (cudaGetDevice(&device) == cudaSuccess) return device;
+    cudaGetLastError();  // no driver or no device: the CPU backend's worker
+#endif
+    return -1;
+}
+
+}  // namespace
+
+WorkerThread::WorkerThread() : cuda_device_(CurrentCudaDevice()), thread_([this] { Loop(); }) {}
 
 WorkerThread::~WorkerThread() {
     {
@@ -42,17 +58,27 @@ void WorkerThread::Wait() {
 }
 
 void WorkerThread::Loop() {
+    std::exception_ptr device_error;  // every task fails with it: its work would go to another device
+#if CAUSTICA_WITH_CUDA
+    try {
+        if (cuda_device_ >= 0) CA_CUDA_CHECK(cudaSetDevice(cuda_device_));
+    } catch (...) {
+        device_error = std::current_exception();
+    }
+#endif
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
         changed_.wait(lock, [this] { return busy_ || stopping_; });
         if (!busy_) return;  // stopping, and nothing left to run
         std::function<void()> task = std::move(task_);
         lock.unlock();
-        std::exception_ptr error;
-        try {
-            task();
-        } catch (...) {
-            error = std::current_exception();
+        std::exception_ptr error = device_error;
+        if (!error) {
+            try {
+                task();
+            } catch (...) {
+                error = std::current_exception();
+            }
         }
         lock.lock();
         error_ = error;

@@ -1,7 +1,9 @@
 // One background host thread that runs one task at a time, so that two chains of passes can be
 // issued at once. Each host thread queues its GPU work on its own default stream (the build uses
 // per-thread default streams, core/backend.h), so the GPU overlaps the two chains where either
-// leaves it idle. A task must use its own Backend: a backend's scratch serves one chain.
+// leaves it idle. A task must use its own Backend: a backend's scratch serves one chain. Its tasks
+// run on the CUDA device that was current on the thread that made it, so that a renderer made on
+// one GPU's host thread keeps its second chain on that GPU (core/backend.h, Backend::Gpu).
 #pragma once
 
 #include <condition_variable>
@@ -34,6 +36,7 @@ private:
     std::function<void()> task_;
     bool busy_ = false, stopping_ = false;
     std::exception_ptr error_;
+    int cuda_device_ = -1;  // the maker's current CUDA device; -1 where there is none
     std::thread thread_;
 };
 

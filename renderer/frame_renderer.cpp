@@ -8,6 +8,10 @@
 
 namespace caustica {
 
+float DisplayScale(const RenderSettings& settings) {
+    return settings.view == ShadeView::Full || settings.view == ShadeView::CausticOnly ? settings.exposure : 1.0f;
+}
+
 struct FrameRenderer::State {
     const Backend& backend;
     RenderSettings settings;
@@ -47,10 +51,7 @@ struct FrameRenderer::State {
           photon_map(b), eye(b), sum(b), display(b), eye_backend(b.Background()),
           eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
 
-    // The exposure scales radiance; the debug views' colours are their own scale.
-    float DisplayScale() const {
-        return settings.view == ShadeView::Full || settings.view == ShadeView::CausticOnly ? settings.exposure : 1.0f;
-    }
+    float DisplayScale() const { return caustica::DisplayScale(settings); }
 
     SceneView View() const {
         return {triangles.span(), shading.span(), materials.span(), textures.span(), texels.span(), geometry_tree.View()};
@@ -95,7 +96,8 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
 void FrameRenderer::AddSample() {
     State& s = *state_;
     const SceneView scene = s.View();
-    const SampleKey key{s.settings.seed, s.samples};
+    const uint32_t sample = s.settings.first_sample + s.samples;
+    const SampleKey key{s.settings.seed, sample};
     s.times = PassTimes{s.times.geometry_tree};  // the passes this sample skips show as 0
     Stopwatch clock(s.backend);  // also: the geometry tree is complete before either chain reads it
 
@@ -122,7 +124,7 @@ void FrameRenderer::AddSample() {
     photon_settings.count = s.settings.photons;
     photon_settings.max_bounces = s.settings.max_bounces;
     photon_settings.seed = s.settings.seed;
-    photon_settings.sample = s.samples;
+    photon_settings.sample = sample;
     const EmissionView emission{s.emission_lights.span(), s.emission_cdf.span(), s.emission_cells.span()};
     s.photon_tracer.Trace(scene, emission, photon_settings, s.photons);
     s.times.photon_trace = clock.ElapsedMs();
@@ -160,12 +162,21 @@ std::vector<Photon> FrameRenderer::StoredPhotons() const { return state_->photon
 const PassTimes& FrameRenderer::times() const { return state_->times; }
 std::vector<uint32_t> FrameRenderer::DisplayPixels() const { return state_->display.Download(); }
 
-Image FrameRenderer::CurrentImage() const {
+Image FrameRenderer::SampleSum() const {
     const State& s = *state_;
     Image image(s.camera.width, s.camera.height);
-    const std::vector<Rgb> sum = s.sum.Download();
-    const float scale = s.samples > 0 ? s.DisplayScale() / float(s.samples) : 0.0f;
-    for (size_t i = 0; i < sum.size(); ++i) image.pixels[i] = sum[i] * scale;
+    image.pixels = s.sum.Download();
+    return image;
+}
+
+Image FrameRenderer::CurrentImage() const {
+    return ImageOfSum(SampleSum(), state_->samples, state_->DisplayScale());
+}
+
+Image ImageOfSum(const Image& sum, uint32_t samples, float display_scale) {
+    Image image(sum.width, sum.height);
+    const float scale = samples > 0 ? display_scale / float(samples) : 0.0f;
+    for (size_t i = 0; i < sum.pixels.size(); ++i) image.pixels[i] = sum.pixels[i] * scale;
     return image;
 }
 

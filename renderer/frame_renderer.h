@@ -31,7 +31,16 @@ struct RenderSettings {
     // Caustic queries gather photons within this fraction of the scene's diagonal at most.
     float max_radius_fraction = 0.02f;
     ShadeView view = ShadeView::Full;
+    // The index of the first sample that AddSample renders: a still's samples shared out between
+    // devices or processes keep their random numbers (keyed by the sample's index in the whole).
+    uint32_t first_sample = 0;
 };
+
+// What turns the mean of the samples into the image: the exposure (the debug views' colours are
+// their own scale: 1).
+float DisplayScale(const RenderSettings& settings);
+// The image of 'samples' samples whose float sum is 'sum': their mean times display_scale.
+Image ImageOfSum(const Image& sum, uint32_t samples, float display_scale);
 
 // Milliseconds spent in each pass of the last sample (geometry_tree: of the last Prepare). On the
 // GPU the eye, bounce and shadow passes run beside photon tracing and the photon tree, so the
@@ -60,6 +69,8 @@ public:
     const PassTimes& times() const;
     // The mean of the samples so far, linear RGB times the exposure.
     Image CurrentImage() const;
+    // The float sum of the samples so far (linear RGB, before the exposure).
+    Image SampleSum() const;
     // The same as RGBA8 sRGB pixels (the viewer's texture).
     std::vector<uint32_t> DisplayPixels() const;
 

@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "renderer/bench/bench_command.h"
 #include "renderer/cli/commands.h"
+#include "renderer/cli/version.h"
 #include "renderer/output/temporary_file.h"
 
 namespace {
@@ -27,13 +28,15 @@ const char* kUsage =
     "\n"
     "commands:\n"
     "  view [SCENE]        show a scene live (no SCENE: the built-in ring scene)\n"
-    "  render [SCENE] -o PATTERN [--frames A:B]\n"
-    "                      render frames headless to PNG or JPEG files\n"
+    "  render [SCENE] -o PATTERN [--frames A:B] [--gpus all|N|I,J]\n"
+    "                      render frames headless to PNG, JPEG or EXR files\n"
+    "  combine PART.exr... -o FILE\n"
+    "                      add up a still's sample ranges (render --sample-range)\n"
     "  bench kdtree|photons|frame ...\n"
     "                      benchmarks: print a table, write --json FILE\n"
     "  info SCENE          load and validate a scene, print its statistics\n"
     "\n"
-    "Run 'caustica COMMAND --help' for the options of a command.\n";
+    "Run 'caustica COMMAND --help' for the options of a command, 'caustica --version' for the version.\n";
 
 // Standard streams that can fail without ending the program: a closed descriptor 0, 1 or 2 is
 // opened on /dev/null (else the first file opened would take its number, and messages meant for
@@ -73,10 +76,15 @@ int Run(int argc, char** argv) {
             std::fputs(kUsage, stdout);
             return 0;
         }
+        if (command == "--version") {
+            std::printf("caustica %s (commit %s)\n", ProgramVersion(), BuildCommit());
+            return 0;
+        }
         if (command == "view") return ViewMain(args);
         if (command == "render") return RenderMain(args);
         if (command == "bench") return BenchMain(args);
         if (command == "info") return InfoMain(args);
+        if (command == "combine") return CombineMain(args);
         std::fprintf(stderr, "caustica: unknown command \"%s\"\n\n%s", command.c_str(), kUsage);
         return 2;
     } catch (const InputError& e) {

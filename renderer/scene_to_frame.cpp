@@ -12,6 +12,8 @@
 namespace caustica {
 namespace {
 
+constexpr int kMaxImageSide = 16384;
+
 SurfaceType ToSurfaceType(MaterialType type) {
     switch (type) {
         case MaterialType::mirror: return SurfaceType::Mirror;
@@ -41,16 +43,27 @@ void CheckRange(const char* option, T value, T lo, T hi) {
 }  // namespace
 
 RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& o, const Backend& backend) {
+    return MakeRenderSettings(scene, o, backend.IsGpu());
+}
+
+RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& o, bool gpu) {
     CheckRange("--seed", o.seed, 0, 2147483647);
     CheckRange("--photons", o.photons, 0, 100000000);
     CheckRange("--k", o.k, 0, 1024);
-    CheckRange("--width", o.width, 0, 16384);
-    CheckRange("--height", o.height, 0, 16384);
+    CheckRange("--width", o.width, 0, kMaxImageSide);
+    CheckRange("--height", o.height, 0, kMaxImageSide);
+    // One side alone keeps the camera's aspect ratio; the other side must fit too.
+    const ImageSize size = FrameImageSize(MakeImageSize(o), scene.camera.width, scene.camera.height);
+    if ((o.width > 0) != (o.height > 0) && std::max(size.width, size.height) > kMaxImageSide)
+        throw InputError(Concat(o.width > 0 ? "--width " : "--height ", std::max(o.width, o.height), ": the camera's ",
+                                scene.camera.width, "x", scene.camera.height, " aspect ratio makes the image ",
+                                size.width, "x", size.height, "; at most ", kMaxImageSide,
+                                " a side (give --width and --height)"));
     CheckRange("--exposure", o.exposure, 1e-6, 1e6);
     RenderSettings s;
     s.photons = uint32_t(o.photons > 0 ? o.photons
-                                       : (backend.IsGpu() ? scene.settings.photons
-                                                          : std::min(scene.settings.photons, kCpuDefaultPhotons)));
+                                       : (gpu ? scene.settings.photons
+                                              : std::min(scene.settings.photons, kCpuDefaultPhotons)));
     s.k = o.k > 0 ? o.k : scene.settings.k;
     s.max_bounces = scene.settings.max_bounces;
     s.seed = uint64_t(o.seed);
@@ -66,6 +79,14 @@ RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& o, co
 }
 
 ImageSize MakeImageSize(const RenderOptions& o) { return {o.width, o.height}; }
+
+ImageSize FrameImageSize(ImageSize asked, int camera_width, int camera_height) {
+    const auto scaled = [](int side, int to, int from) { return std::max(1, int(std::lround(double(side) * to / from))); };
+    if (asked.width > 0 && asked.height > 0) return asked;
+    if (asked.width > 0) return {asked.width, scaled(asked.width, camera_height, camera_width)};
+    if (asked.height > 0) return {scaled(asked.height, camera_width, camera_height), asked.height};
+    return {camera_width, camera_height};
+}
 
 SceneMaterials ToSceneMaterials(const Scene& scene) {
     SceneMaterials out;
@@ -139,10 +160,9 @@ void ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, F
     for (const SpecularObject& o : SpecularObjects(scene, frame))
         in.specular.push_back({o.bounds.Center(), 0.5f * Length(o.bounds.Extent())});
     in.bounds = frame.bounds;
-    const int width = size.width > 0 ? size.width : frame.camera.width;
-    const int height = size.height > 0 ? size.height : frame.camera.height;
+    const ImageSize image = FrameImageSize(size, frame.camera.width, frame.camera.height);
     in.camera = CameraView::LookAt(frame.camera.position, frame.camera.look_at, frame.camera.up,
-                                   frame.camera.fov_degrees, width, height);
+                                   frame.camera.fov_degrees, image.width, image.height);
     in.ambient = scene.settings.ambient;
 }
 

@@ -35,7 +35,9 @@ struct RenderOptions {
 // fewer photons per second than a GPU, and the viewer must stay interactive.
 constexpr int kCpuDefaultPhotons = 100000;
 
-// Checks the values (InputError naming the option) and combines them with the scene's settings.
+// Checks the values (InputError naming the option) and combines them with the scene's settings
+// for the backend's kind of device (gpu: a CUDA backend).
+RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& options, bool gpu);
 RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& options, const Backend& backend);
 
 // Output size: the scene camera's resolution unless overridden (0 keeps the scene's).
@@ -43,6 +45,9 @@ struct ImageSize {
     int width = 0, height = 0;
 };
 ImageSize MakeImageSize(const RenderOptions& options);
+// The size of the image for a camera of camera_width x camera_height pixels: a side that 'asked'
+// leaves 0 is the camera's, or, when the other side is given, keeps the camera's aspect ratio.
+ImageSize FrameImageSize(ImageSize asked, int camera_width, int camera_height);
 
 SceneMaterials ToSceneMaterials(const Scene& scene);
 FrameInput ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size);

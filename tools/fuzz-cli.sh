@@ -72,7 +72,7 @@ size_option() { pick "--$1" "--$1" "--$1" "--$1="; }
 scene() { pick "$root/scenes/ring.yaml" "$root/scenes/orbit.yaml" "$root/scenes/ring.yaml" bad.yaml bad.yaml "" \
   fifo.png dir.png loopA.png /dev/zero missing.yaml /proc/self/status; }
 target() {
-  pick out.png out.jpg out.JPEG out.exr noext f_%03d.png "sub/%d/f.png" "new/dir/o.jpg" ro.png fifo.png dev.png \
+  pick out.png out.jpg out.JPEG out.exr out.tif noext f_%03d.png "sub/%d/f.png" "new/dir/o.jpg" ro.png fifo.png dev.png \
     link.png loopA.png dangling.png dir.png "dir.png/" stale.png file/x.png "" --help /dev/null /dev/full \
     "$(printf 'n%.0s' $(seq 300)).png" "%d%d.png" "50%%.png" "a b.png" "été.png"
 }

@@ -62,6 +62,11 @@ if [ -x "$caustica" ]; then
   bench_run frame-champagne bench frame scenes/champagne.yaml --width 1920 --height 1080 --photons 1000000 --k 40 --device cuda
   bench_run frame-cornell bench frame scenes/cornell-glass.yaml --width 1920 --height 1080 --photons 1000000 --k 50 --device cuda
   bench_run frame-ring-cpu bench frame scenes/ring.yaml --width 640 --height 360 --photons 100000 --k 50 --device cpu --frames 5
+  # Several GPUs: the scaling of a 1080p pool sequence and still (docs/benchmarks.md, multi-GPU).
+  if [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ]; then
+    bench_run frame-pool-gpus2 bench frame scenes/pool.yaml --gpus 2 --width 1920 --height 1080 --frames 40 \
+      --samples 16 --still-samples 256
+  fi
   # A picture of each scene, rendered on the GPU.
   for s in ring champagne cornell-glass pool orbit; do
     timeout 120 "$caustica" render scenes/$s.yaml -o "$bench/$s.png" --frames 0:0 --samples 16 --device cuda >>"$log" 2>&1 \

@@ -5,31 +5,95 @@
 
 #include "core/error.h"
 #include "core/memory.h"
+#include "renderer/bench/bench_scaling.h"
 #include "renderer/bench/bench_support.h"
 #include "renderer/cli/cli_args.h"
+#include "renderer/cli/render_devices.h"
 #include "renderer/cli/render_options.h"
+#include "renderer/cli/version.h"
 #include "renderer/frame_renderer.h"
 #include "renderer/scene/scene_eval.h"
 #include "renderer/scene/scene_loader.h"
 
 namespace caustica {
 
+namespace {
+
+// --gpus: the scaling table, its summary line and its JSON.
+int ReportScaling(const Scene& scene, const RenderOptions& options, const std::vector<RenderDevice>& devices,
+                  int frames, int samples, int still_samples, const std::optional<OutputFile>& json_file) {
+    const RenderSettings settings = MakeRenderSettings(scene, options, devices[0].gpu);
+    const std::vector<ScalingRun> runs = MeasureScaling(scene, options, devices, frames, samples, still_samples);
+    const ImageSize size = FrameImageSize(MakeImageSize(options), scene.camera.width, scene.camera.height);
+    std::printf("bench frame --gpus: %s at %dx%d, %u photons a sample, k = %d, on %s\n", scene.path.c_str(), size.width,
+                size.height, settings.photons, settings.k, DescribeDevices(devices).c_str());
+    std::printf("%-34s %8s %10s %16s %9s\n", "workload", "devices", "seconds", "rate", "speed-up");
+    for (const ScalingRun& r : runs) {
+        const std::string workload = r.workload == "sequence" ? Concat("sequence: ", frames, " frames x ", samples, " samples")
+                                                              : Concat("still: ", still_samples, " samples");
+        std::printf("%-34s %8d %10.3f %9.2f %s/s %8.2fx\n", workload.c_str(), r.devices, r.seconds, r.rate,
+                    r.workload == "sequence" ? "frames " : "samples", r.speedup);
+    }
+    std::printf("SUMMARY bench frame --gpus %zu %s %dx%d photons=%u: sequence %.2fx (%.2f -> %.2f frames/s), still "
+                "%.2fx (%.1f -> %.1f samples/s)\n",
+                devices.size(), scene.path.c_str(), size.width, size.height, settings.photons, runs[1].speedup,
+                runs[0].rate, runs[1].rate, runs[3].speedup, runs[2].rate, runs[3].rate);
+    if (json_file) {
+        JsonWriter json;
+        json.BeginObject();
+        json.Key("devices").BeginArray();
+        for (const RenderDevice& d : devices) json.BeginObject().Key("name").String(d.name).Key("device_name").String(d.description).EndObject();
+        json.EndArray();
+        json.Key("commit").String(BuildCommit());
+        json.Key("scene").String(scene.path).Key("width").Integer(size.width).Key("height").Integer(size.height);
+        json.Key("photons").Integer(settings.photons).Key("frames").Integer(frames).Key("samples").Integer(samples);
+        json.Key("still_samples").Integer(still_samples);
+        json.Key("runs").BeginArray();
+        for (const ScalingRun& r : runs)
+            json.BeginObject().Key("workload").String(r.workload).Key("devices").Integer(r.devices).Key("seconds")
+                .Number(r.seconds).Key("rate").Number(r.rate).Key("speedup").Number(r.speedup).EndObject();
+        json.EndArray();
+        json.EndObject();
+        WriteOutputFile(*json_file, json.Text());
+    }
+    return 0;
+}
+
+}  // namespace
+
 int BenchFrameMain(const std::vector<std::string>& args) {
-    std::string scene_path, json_path;
-    int frames = 20;
+    std::string scene_path, json_path, gpus_text;
+    int frames = 20, samples = 4, still_samples = 64;
     RenderOptions options;
     ArgParser parser("caustica bench frame",
                      "Renders frames of a scene (both kd-trees rebuilt every frame, one sample per pixel) and "
-                     "prints the median time of each pass and the frame rate.");
+                     "prints the median time of each pass and the frame rate; with --gpus, how a sequence and a "
+                     "still scale over several GPUs.");
     parser.Positional("SCENE", kSceneArgumentHelp, &scene_path, true);
     parser.Option("--frames", "F", "timed frames (after one warm-up frame)", &frames);
     parser.Option("--json", "FILE", "also write the results as JSON", &json_path);
+    parser.Option("--gpus", "all|N|I,J,...",
+                  "instead, the scaling over these GPUs (as render --gpus): the sequence of --frames frames of "
+                  "--samples samples and a still of --still-samples samples, on the first GPU alone and on all, "
+                  "by the render command's code (each frame encoded as PNG in memory)",
+                  &gpus_text);
+    parser.Option("--samples", "S", "with --gpus: samples of each frame of the sequence", &samples);
+    parser.Option("--still-samples", "S", "with --gpus: samples of the still", &still_samples);
     AddRenderOptions(parser, &options);
     if (!parser.Parse(args)) return 0;
     if (frames < 1 || frames > 100000) throw InputError(Concat("--frames ", frames, ": expected 1 to 100000"));
+    if (gpus_text.empty() && (parser.Given("--samples") || parser.Given("--still-samples")))
+        throw InputError("caustica bench frame: --samples and --still-samples go with --gpus (the per-pass times "
+                         "are of one sample)");
+    if (samples < 1 || samples > 65536) throw InputError(Concat("--samples ", samples, ": expected 1 to 65536"));
+    if (still_samples < 1 || still_samples > 65536)
+        throw InputError(Concat("--still-samples ", still_samples, ": expected 1 to 65536"));
 
     const Scene scene = LoadSceneOrDefault(scene_path);
     const std::optional<OutputFile> json_file = CheckJsonTarget(json_path);
+    if (!gpus_text.empty())
+        return ReportScaling(scene, options, SelectRenderDevices(options.device, gpus_text), frames, samples,
+                             still_samples, json_file);
     const Backend backend = Backend::Create(options.device);
     const RenderSettings settings = MakeRenderSettings(scene, options, backend);
     FrameRenderer renderer(backend);

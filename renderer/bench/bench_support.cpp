@@ -34,8 +34,6 @@ std::string UtcNow() {
     return buf;
 }
 
-const char* BuildCommit() { return CAUSTICA_GIT_COMMIT; }
-
 void WriteTiming(JsonWriter& json, const std::string& name, const Timing& t) {
     json.Key(name).BeginObject().Key("median").Number(t.median).Key("min").Number(t.min).Key("max").Number(t.max).EndObject();
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/backend.h"
+#include "renderer/cli/version.h"  // BuildCommit
 #include "renderer/output/json_writer.h"
 #include "renderer/output/output_file.h"
 
@@ -25,9 +26,6 @@ std::vector<double> TimeRuns(const Backend& backend, int repeat, const std::func
 
 // "2026-11-22T01:23:45Z".
 std::string UtcNow();
-
-// The commit this binary was built from (read when CMake configured the build).
-const char* BuildCommit();
 
 // Writes "name": {"median": .., "min": .., "max": ..}.
 void WriteTiming(JsonWriter& json, const std::string& name, const Timing& t);

@@ -68,6 +68,10 @@ void ArgParser::Positional(const std::string& name, const std::string& help, std
     Add({name, "", help, *target, true, optional, false, [target](const std::string& v) { *target = v; }});
 }
 
+void ArgParser::Rest(const std::string& name, const std::string& help, std::vector<std::string>* target) {
+    Add({name, "", help, "", true, true, false, [target](const std::string& v) { target->push_back(v); }, true});
+}
+
 bool ArgParser::Given(const std::string& name) const {
     return std::find(given_.begin(), given_.end(), name) != given_.end();
 }
@@ -123,7 +127,7 @@ bool ArgParser::Parse(const std::vector<std::string>& args) {
                                     positionals[next_positional]->optional ? " (leave it out for the default)" : ""));
         positionals[next_positional]->set(arg);
         given_.push_back(positionals[next_positional]->name);
-        ++next_positional;
+        if (!positionals[next_positional]->repeated) ++next_positional;
     }
     for (size_t p = next_positional; p < positionals.size(); ++p)
         if (!positionals[p]->optional)
@@ -135,7 +139,7 @@ std::string ArgParser::Help() const {
     std::ostringstream out;
     out << "usage: " << command_;
     for (const Entry& e : entries_)
-        if (e.positional) out << (e.optional ? " [" : " ") << e.name << (e.optional ? "]" : "");
+        if (e.positional) out << (e.optional ? " [" : " ") << e.name << (e.repeated ? "..." : "") << (e.optional ? "]" : "");
     out << " [options]\n\n" << summary_ << "\n";
     bool any_positional = false;
     for (const Entry& e : entries_) any_positional |= e.positional;

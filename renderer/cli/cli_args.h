@@ -25,6 +25,8 @@ public:
     void Flag(const std::string& name, const std::string& help, bool* target);
     // A positional argument; optional ones may be left out (only at the end).
     void Positional(const std::string& name, const std::string& help, std::string* target, bool optional);
+    // The positional arguments after the others, any number of them (last).
+    void Rest(const std::string& name, const std::string& help, std::vector<std::string>* target);
 
     // Parses args (without the program and subcommand words). Returns false when --help was
     // asked for and printed; throws InputError on a usage error. An option's value is the next
@@ -41,6 +43,7 @@ private:
         std::string name, metavar, help, default_text;
         bool positional = false, optional = false, is_flag = false;
         std::function<void(const std::string&)> set;
+        bool repeated = false;  // Rest: takes every positional argument left
     };
     void Add(Entry entry);
 

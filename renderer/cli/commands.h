@@ -12,5 +12,6 @@ using Args = std::vector<std::string>;
 int ViewMain(const Args& args);
 int RenderMain(const Args& args);
 int InfoMain(const Args& args);
+int CombineMain(const Args& args);
 
 }  // namespace caustica

@@ -10,8 +10,14 @@ void AddRenderOptions(ArgParser& parser, RenderOptions* o) {
                   "photons emitted per sample (0: the scene's setting; on the CPU at most 100000 unless given)",
                   &o->photons);
     parser.Option("--k", "K", "photons per caustic radiance estimate (0: the scene's setting)", &o->k);
-    parser.Option("--width", "W", "image width in pixels (0: the scene camera's)", &o->width);
-    parser.Option("--height", "H", "image height in pixels (0: the scene camera's)", &o->height);
+    parser.Option("--width", "W",
+                  "image width in pixels (0: the scene camera's; given alone, the height keeps the camera's aspect "
+                  "ratio)",
+                  &o->width);
+    parser.Option("--height", "H",
+                  "image height in pixels (0: the scene camera's; given alone, the width keeps the camera's aspect "
+                  "ratio)",
+                  &o->height);
     parser.Option("--exposure", "E", "scale of the image's brightness", &o->exposure);
     parser.Choice("--filter", {"cone", "epanechnikov"}, "kernel of the caustic radiance estimate", &o->filter);
     parser.Choice("--knn", {KnnMethodName(KnnMethod::Exact), KnnMethodName(KnnMethod::Histogram)},

@@ -5,10 +5,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "core/error.h"
 #include "core/srgb.h"
+#include "renderer/output/exr.h"
 
 namespace caustica {
 
@@ -21,21 +26,28 @@ void AppendBytes(void* context, void* data, int size) {
 
 constexpr int kJpegQuality = 95;
 
+std::string LowerCaseExtension(const std::string& path) {
+    std::string extension = std::filesystem::path(path).extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return extension;
+}
+
 }  // namespace
 
 ImageFormat ImageFormatOf(const OutputFile& file) {
-    std::string extension = std::filesystem::path(file.given).extension().string();
-    std::transform(extension.begin(), extension.end(), extension.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
+    const std::string extension = LowerCaseExtension(file.given);
     if (extension == ".png") return ImageFormat::png;
     if (extension == ".jpg" || extension == ".jpeg") return ImageFormat::jpeg;
+    if (extension == ".exr") return ImageFormat::exr;
     throw InputError(Concat(file.label, ": ",
                             extension.empty() ? std::string("the file name has no extension")
                                               : Concat("unsupported image type \"", extension, "\""),
-                            " (supported: .png, .jpg, .jpeg)"));
+                            " (supported: .png, .jpg, .jpeg, .exr)"));
 }
 
 std::string EncodeImage(const Image& image, ImageFormat format) {
+    if (format == ImageFormat::exr) return EncodeExr(image);
     std::vector<unsigned char> rgb(image.pixels.size() * 3);
     for (size_t i = 0; i < image.pixels.size(); ++i) {
         rgb[3 * i + 0] = EncodeSrgb8(image.pixels[i].x);
@@ -58,6 +70,11 @@ void WriteImage(const Image& image, const OutputFile& file) {
 }
 
 Image ReadImage(const std::string& path) {
+    if (LowerCaseExtension(path) == ".exr") {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) throw InputError(Concat(path, ": error: cannot read the image: ", std::strerror(errno)));
+        return DecodeExr(std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()), path).image;
+    }
     int w = 0, h = 0, channels = 0;
     unsigned char* data = stbi_load(path.c_str(), &w, &h, &channels, 3);
     if (!data) throw InputError(Concat(path, ": error: cannot read the image: ", stbi_failure_reason()));

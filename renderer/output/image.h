@@ -1,4 +1,5 @@
-// Linear-light images and their output as 8-bit sRGB files: PNG or JPEG, by the file's extension.
+// Linear-light images and their output by the file's extension: 8-bit sRGB PNG or JPEG, or linear
+// 32-bit float OpenEXR (exr.h).
 #pragma once
 
 #include <string>
@@ -20,20 +21,21 @@ struct Image {
     const Rgb& at(int x, int y) const { return pixels[size_t(y) * size_t(width) + size_t(x)]; }
 };
 
-enum class ImageFormat { png, jpeg };
+enum class ImageFormat { png, jpeg, exr };
 
-// The format that a file name's extension asks for: .png, or .jpg / .jpeg (any case). Any other
+// The format that a file name's extension asks for: .png, .jpg / .jpeg or .exr (any case). Any other
 // extension is an InputError naming the supported ones; commands check it before any work.
 ImageFormat ImageFormatOf(const OutputFile& file);
 
-// The image as the bytes of a file in 'format' (JPEG at quality 95).
+// The image as the bytes of a file in 'format' (JPEG at quality 95; EXR as exr.h writes it).
 std::string EncodeImage(const Image& image, ImageFormat format);
 
 // Writes the image to a checked target in the format of its name (output_file.h: through a
 // temporary file and a rename). Failures are RuntimeError naming the file and the reason.
 void WriteImage(const Image& image, const OutputFile& file);
 
-// Reads a PNG or JPEG file back as linear RGB (for tests).
+// Reads a PNG, JPEG or EXR file (by its extension) back as linear RGB. A file it cannot read is
+// an InputError naming it.
 Image ReadImage(const std::string& path);
 
 }  // namespace caustica

@@ -62,8 +62,8 @@ run 2 "a folder as -o" -- "$caustica" render "${tiny[@]}" -o isdir.png
 run 2 "a folder as --json" -- "$caustica" bench frame --device cpu --frames 1 --width 16 --height 12 --json isdir.png
 grep -q "fps" out.txt && fail "--json naming a folder was refused only after the benchmark"
 run 2 "a name too long" -- "$caustica" render "${tiny[@]}" -o "$(printf 'n%.0s' $(seq 300)).png"
-run 2 "an unsupported image type" -- "$caustica" render "${tiny[@]}" -o out.exr
-says "unsupported image type \".exr\" (supported: .png, .jpg, .jpeg)"
+run 2 "an unsupported image type" -- "$caustica" render "${tiny[@]}" -o out.tif
+says "unsupported image type \".tif\" (supported: .png, .jpg, .jpeg, .exr)"
 run 2 "an empty --png" -- env -u DISPLAY -u WAYLAND_DISPLAY "$caustica" view "${tiny[@]}" --png ""
 mkdir later && printf 'x' >later/2
 run 2 "a later frame's folder that is a file" -- \
@@ -156,6 +156,20 @@ says "caustica: error: out of memory (a memory allocation failed; try a smaller 
 printf 'lights: []\n' >no-objects.yaml
 run 2 "bench kdtree over a scene without objects" -- "$caustica" bench kdtree --device cpu --scene no-objects.yaml
 says "no-objects.yaml: error: the scene has no objects"
+
+# --- Version, devices, EXR, the plan. ---
+run 0 "--version" -- "$caustica" --version
+grep -qE '^caustica [0-9]+\.[0-9]+ \(commit [0-9a-z]+(-dirty)?\)$' out.txt || fail "--version printed: $(cat out.txt)"
+run 2 "--gpus with --device cpu" -- "$caustica" render "${tiny[@]}" --gpus 2 -o gpus.png
+says "--gpus 2: chooses CUDA devices; it cannot be used with --device cpu"
+run 0 "an EXR file" -- "$caustica" render "${tiny[@]}" -o linear.exr
+[ "$(head -c 4 linear.exr | od -An -tx1 | tr -d ' \n')" = 762f3101 ] || fail "-o linear.exr is not an OpenEXR file"
+run 0 "--dry-run" -- "$caustica" render "$orbit" "${tiny[@]}" --frames 0:3 -o "plan/f_%d.png" --resume --dry-run
+python3 -c 'import json,sys; p=json.load(open("out.txt")); assert [f["frame"] for f in p["render"]] == [0,1,2,3], p' \
+  || fail "--dry-run printed no plan: $(cat out.txt)"
+[ -z "$(ls -A plan)" ] || fail "--dry-run wrote $(ls -A plan)"
+run 0 "an empty shard" -- "$caustica" render "$orbit" "${tiny[@]}" --frames 0:1 --shard 0/3 -o "shard/f_%d.png"
+says "shard 0/3 of frames 0:1 has no frames; nothing to render"
 
 if [ $failures -gt 0 ]; then
   echo "$failures failure(s)"

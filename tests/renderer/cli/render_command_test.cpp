@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/srgb.h"
 #include "renderer/cli/commands.h"
 #include "renderer/output/image.h"
 #include "tests/test_support.h"
@@ -59,7 +60,7 @@ TEST_F(RenderCommand, ResumeSkipsFramesAlreadyWritten) {
 }
 
 TEST_F(RenderCommand, BadInputIsAnInputErrorAndWritesNothing) {
-    EXPECT_THROW(RenderMain(Render("f_%d.exr")), InputError);  // not an image type it writes
+    EXPECT_THROW(RenderMain(Render("f_%d.tif")), InputError);  // not an image type it writes
     EXPECT_THROW(RenderMain(Render("f.png", {"--frames", "0:3"})), InputError);  // no frame number
     EXPECT_THROW(RenderMain(Render("f_%d_%d.png")), InputError);
     EXPECT_THROW(RenderMain(Render("f_%d.png", {"--frames", "5:2"})), InputError);
@@ -110,6 +111,102 @@ TEST_F(RenderCommand, AnAnimatedCameraLookingAlongUpRendersItsFrame) {
     double sum = 0;
     for (const Rgb& p : image.pixels) sum += p.x + p.y + p.z;
     EXPECT_GT(sum / double(image.pixels.size()), 0.05) << "the frame looking along up is black";
+}
+
+// The EXR file holds the linear floats whose sRGB encoding the PNG file holds.
+TEST_F(RenderCommand, ExrIsTheLinearImageOfThePng) {
+    ASSERT_EQ(RenderMain(Render("f.png", {"--frames", "1"})), 0);
+    ASSERT_EQ(RenderMain(Render("f.exr", {"--frames", "1"})), 0);
+    const Image png = ReadImage((dir / "f.png").string()), exr = ReadImage((dir / "f.exr").string());
+    ASSERT_EQ(exr.width, 48);
+    ASSERT_EQ(exr.height, 36);
+    double sum = 0;
+    for (size_t p = 0; p < png.pixels.size(); ++p)
+        for (int c = 0; c < 3; ++c) {
+            ASSERT_EQ(EncodeSrgb8(exr.pixels[p][c]), EncodeSrgb8(png.pixels[p][c])) << "pixel " << p;
+            sum += exr.pixels[p][c];
+        }
+    EXPECT_GT(sum, 0.0);
+}
+
+TEST_F(RenderCommand, WidthOrHeightAloneKeepsTheCamerasAspectRatio) {
+    // orbit.yaml's camera is 960x540.
+    Args args = Render("w.png", {"--frames", "0"});
+    args.erase(args.begin() + 7, args.begin() + 9);  // --height 36
+    ASSERT_EQ(RenderMain(args), 0);
+    EXPECT_EQ(ReadImage((dir / "w.png").string()).height, 27);
+    args = Render("h.png", {"--frames", "0"});
+    args.erase(args.begin() + 5, args.begin() + 7);  // --width 48
+    ASSERT_EQ(RenderMain(args), 0);
+    EXPECT_EQ(ReadImage((dir / "h.png").string()).width, 64);
+}
+
+TEST_F(RenderCommand, ResumeReportsExactlyWhatItWroteAndSkipped) {
+    ASSERT_EQ(RenderMain(Render("s_%02d.png", {"--frames", "0:1"})), 0);
+    ASSERT_EQ(RenderMain(Render("s_%02d.png", {"--frames", "4:5"})), 0);
+    ::testing::internal::CaptureStderr();
+    ASSERT_EQ(RenderMain(Render("s_%02d.png", {"--frames", "0:6", "--resume"})), 0);
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("wrote 3 files: frames 2-3, 6 of " + (dir / "s_%02d.png").string() + "\n"), std::string::npos)
+        << err;
+    EXPECT_NE(err.find("skipped 4 existing files (--resume): frames 0-1, 4-5 of "), std::string::npos) << err;
+    ::testing::internal::CaptureStderr();
+    ASSERT_EQ(RenderMain(Render("s_%02d.png", {"--frames", "0:6", "--resume"})), 0);
+    const std::string again = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(again.find("wrote"), std::string::npos) << again;
+    EXPECT_NE(again.find("skipped 7 existing files (--resume): " + (dir / "s_00.png").string() + " ... " +
+                         (dir / "s_06.png").string()),
+              std::string::npos)
+        << again;
+}
+
+TEST_F(RenderCommand, FramesPastTheAnimationsEndWarn) {
+    ::testing::internal::CaptureStderr();
+    ASSERT_EQ(RenderMain(Render("e_%d.png", {"--frames", "239:241"})), 0);  // orbit: 8 s at 30 frames/s
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("warning: frame 241 is past the animation's end (frame 240 at 30 frames per second)"),
+              std::string::npos)
+        << err;
+}
+
+// Shards of a sequence, rendered apart, are together the sequence, byte for byte.
+TEST_F(RenderCommand, ShardsTogetherAreTheSequence) {
+    ASSERT_EQ(RenderMain(Render("all_%d.png", {"--frames", "0:4"})), 0);
+    for (const char* shard : {"0/3", "1/3", "2/3"})
+        ASSERT_EQ(RenderMain(Render("sh_%d.png", {"--frames", "0:4", "--shard", shard})), 0);
+    for (int f = 0; f <= 4; ++f)
+        EXPECT_EQ(ReadBytes(dir / ("sh_" + std::to_string(f) + ".png")), ReadBytes(dir / ("all_" + std::to_string(f) + ".png")))
+            << "frame " << f;
+    EXPECT_FALSE(fs::exists(dir / "sh_5.png"));
+}
+
+// A still's samples in ranges, combined: one range is the still byte for byte; several differ from
+// it by float rounding only (at most one level of the 8-bit file).
+TEST_F(RenderCommand, SampleRangesCombinedAreTheStill) {
+    ASSERT_EQ(RenderMain(Render("still.png", {"--frames", "2", "--samples", "6"})), 0);
+    ASSERT_EQ(RenderMain(Render("whole.exr", {"--frames", "2", "--samples", "6", "--sample-range", "0:6"})), 0);
+    ASSERT_EQ(CombineMain({(dir / "whole.exr").string(), "-o", (dir / "one.png").string()}), 0);
+    EXPECT_EQ(ReadBytes(dir / "one.png"), ReadBytes(dir / "still.png"));
+    for (const char* range : {"4:6", "0:1", "1:4"})
+        ASSERT_EQ(RenderMain(Render(std::string("part_") + range[0] + ".exr",
+                                    {"--frames", "2", "--samples", "6", "--sample-range", range})),
+                  0);
+    ASSERT_EQ(CombineMain({(dir / "part_4.exr").string(), (dir / "part_0.exr").string(), (dir / "part_1.exr").string(),
+                           "-o", (dir / "three.png").string()}),
+              0);
+    const Image a = ReadImage((dir / "three.png").string()), b = ReadImage((dir / "still.png").string());
+    for (size_t p = 0; p < a.pixels.size(); ++p)
+        for (int c = 0; c < 3; ++c)
+            EXPECT_LE(std::abs(int(EncodeSrgb8(a.pixels[p][c])) - int(EncodeSrgb8(b.pixels[p][c]))), 1);
+    // Parts that leave a gap or overlap are refused.
+    EXPECT_EQ(testing::InputErrorOf([&] {
+                  CombineMain({(dir / "part_4.exr").string(), (dir / "part_0.exr").string(), "-o",
+                               (dir / "gap.png").string()});
+              }),
+              (dir / "part_4.exr").string() + ": error: samples 1 to 3 are in no part");
+    EXPECT_THROW(CombineMain({(dir / "still.png").string(), "-o", (dir / "x.png").string()}), InputError);
+    EXPECT_THROW(RenderMain(Render("p.png", {"--samples", "6", "--sample-range", "0:3"})), InputError);  // not .exr
+    EXPECT_FALSE(fs::exists(dir / "gap.png"));
 }
 
 }  // namespace

@@ -281,12 +281,13 @@ TEST_F(OutputFiles, TheImageTypeComesFromTheExtension) {
     EXPECT_EQ(format("a.PNG"), ImageFormat::png);
     EXPECT_EQ(format("a.jpg"), ImageFormat::jpeg);
     EXPECT_EQ(format("a.JPEG"), ImageFormat::jpeg);
+    EXPECT_EQ(format("a.exr"), ImageFormat::exr);
     try {
-        format("a.exr");
+        format("a.tif");
         ADD_FAILURE() << "no error";
     } catch (const InputError& e) {
         EXPECT_EQ(std::string(e.what()),
-                  "-o " + P("a.exr") + ": unsupported image type \".exr\" (supported: .png, .jpg, .jpeg)");
+                  "-o " + P("a.tif") + ": unsupported image type \".tif\" (supported: .png, .jpg, .jpeg, .exr)");
     }
     EXPECT_THROW(format("noextension"), InputError);
 

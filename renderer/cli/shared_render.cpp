@@ -1,0 +1,96 @@
+#include "renderer/cli/shared_render.h"
+
+#include "core/error.h"
+#include "renderer/frame_renderer.h"
+#include "renderer/scene/scene_eval.h"
+
+namespace caustica {
+namespace {
+
+// One device's renderer, readied for a frame's samples.
+struct DeviceRenderer {
+    DeviceRenderer(const Backend& backend, const Scene& scene, const RenderOptions& options,
+                   const SceneMaterials& materials)
+        : scene(scene), options(options), settings(MakeRenderSettings(scene, options, backend)), renderer(backend) {
+        renderer.SetMaterials(materials);
+    }
+
+    void Prepare(int frame, uint32_t first_sample) {
+        EvaluateScene(scene, frame / scene.settings.frame_rate, &scene_frame);
+        ToFrameInput(scene, scene_frame, MakeImageSize(options), &input);
+        settings.first_sample = first_sample;
+        renderer.Prepare(input, settings);
+    }
+
+    const Scene& scene;
+    const RenderOptions& options;
+    RenderSettings settings;
+    FrameRenderer renderer;
+    SceneFrame scene_frame;
+    FrameInput input;
+};
+
+}  // namespace
+
+std::vector<SampleSpan> SplitSamples(SampleSpan span, int parts) {
+    CA_CHECK_MSG(parts > 0, "samples split into ", parts, " parts");
+    std::vector<SampleSpan> out;
+    for (int p = 0; p < parts; ++p) {
+        const uint32_t begin = uint32_t(uint64_t(span.count) * uint64_t(p) / uint64_t(parts));
+        const uint32_t end = uint32_t(uint64_t(span.count) * uint64_t(p + 1) / uint64_t(parts));
+        out.push_back({span.first + begin, end - begin});
+    }
+    return out;
+}
+
+Image SumInOrder(const std::vector<Image>& images) {
+    CA_CHECK_MSG(!images.empty(), "no images to add");
+    Image sum = images[0];
+    for (size_t i = 1; i < images.size(); ++i) {
+        CA_CHECK_MSG(images[i].width == sum.width && images[i].height == sum.height, "images of different sizes: ",
+                     sum.width, "x", sum.height, " and ", images[i].width, "x", images[i].height);
+        for (size_t p = 0; p < sum.pixels.size(); ++p) sum.pixels[p] = sum.pixels[p] + images[i].pixels[p];
+    }
+    return sum;
+}
+
+void RenderFrames(const Scene& scene, const RenderOptions& options, const std::vector<int>& frames, SampleSpan span,
+                  const std::vector<RenderDevice>& devices, const FrameSink& deliver, ProgressBar* progress) {
+    const SceneMaterials materials = ToSceneMaterials(scene);
+    std::atomic<size_t> next{0};
+    RunOnDevices(devices, [&](int device, const Backend& backend, const std::atomic<bool>& stop) {
+        DeviceRenderer r(backend, scene, options, materials);
+        for (size_t i = next++; i < frames.size() && !stop; i = next++) {
+            r.Prepare(frames[i], span.first);
+            for (uint32_t s = 0; s < span.count && !stop; ++s) r.renderer.AddSample();
+            if (stop) return;
+            deliver(frames[i], r.renderer.SampleSum());
+            if (progress) progress->Advance(device);
+        }
+    });
+}
+
+Image RenderStill(const Scene& scene, const RenderOptions& options, int frame, SampleSpan span,
+                  const std::vector<RenderDevice>& devices, ProgressBar* progress) {
+    const SceneMaterials materials = ToSceneMaterials(scene);
+    const std::vector<SampleSpan> parts = SplitSamples(span, int(devices.size()));
+    std::vector<Image> sums(devices.size());
+    RunOnDevices(devices, [&](int device, const Backend& backend, const std::atomic<bool>& stop) {
+        const SampleSpan part = parts[size_t(device)];
+        if (part.count == 0) return;  // fewer samples than devices
+        DeviceRenderer r(backend, scene, options, materials);
+        r.Prepare(frame, part.first);
+        for (uint32_t s = 0; s < part.count; ++s) {
+            if (stop) return;
+            r.renderer.AddSample();
+            if (progress) progress->Advance(device);
+        }
+        sums[size_t(device)] = r.renderer.SampleSum();
+    });
+    std::vector<Image> rendered;
+    for (size_t d = 0; d < sums.size(); ++d)
+        if (parts[d].count > 0) rendered.push_back(std::move(sums[d]));
+    return SumInOrder(rendered);
+}
+
+}  // namespace caustica

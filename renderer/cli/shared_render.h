@@ -1,0 +1,48 @@
+// Rendering shared out between devices (render_devices.h): the frames of a sequence through a
+// shared queue, so that a faster or less loaded device takes more of them; or the samples of a
+// still in one contiguous part for each device, whose float sums are added in the devices' order.
+// Each device renders with its own backend, renderer and buffers on its own host thread, by the
+// same code as a single device. Random numbers are keyed by sample, pass and item, so a frame
+// does not depend on the device that rendered it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "renderer/cli/progress.h"
+#include "renderer/cli/render_devices.h"
+#include "renderer/output/image.h"
+#include "renderer/scene/scene.h"
+#include "renderer/scene_to_frame.h"
+
+namespace caustica {
+
+// Samples first to first + count - 1 of a frame (their random numbers are keyed by these indices).
+struct SampleSpan {
+    uint32_t first = 0, count = 1;
+};
+
+// 'span' cut into 'parts' contiguous parts in order, as equal as can be (some empty when
+// count < parts).
+std::vector<SampleSpan> SplitSamples(SampleSpan span, int parts);
+
+// The images added pixel by pixel in float, in the order given: ((a + b) + c) + ...
+Image SumInOrder(const std::vector<Image>& images);
+
+// Called on a device's host thread with a finished frame: the float sum of its samples.
+using FrameSink = std::function<void(int frame, const Image& sum)>;
+
+// Renders the span's samples of each frame of 'frames', the frames going to the devices through a
+// shared queue, and hands each frame's sum to 'deliver' as it is done. progress (if any) advances
+// by one for each frame, on the device that rendered it.
+void RenderFrames(const Scene& scene, const RenderOptions& options, const std::vector<int>& frames, SampleSpan span,
+                  const std::vector<RenderDevice>& devices, const FrameSink& deliver, ProgressBar* progress);
+
+// Renders the span's samples of one frame, split by SplitSamples into one part for each device
+// (in the devices' order), and returns their float sums added in that order. progress (if any)
+// advances by one for each sample.
+Image RenderStill(const Scene& scene, const RenderOptions& options, int frame, SampleSpan span,
+                  const std::vector<RenderDevice>& devices, ProgressBar* progress);
+
+}  // namespace caustica
