@@ -160,6 +160,14 @@ std::vector<Photon> FrameRenderer::StoredPhotons() const { return state_->photon
 const PassTimes& FrameRenderer::times() const { return state_->times; }
 std::vector<uint32_t> FrameRenderer::DisplayPixels() const { return state_->display.Download(); }
 
+std::vector<FirstHit> FrameRenderer::FirstHits() const {
+    const State& s = *state_;
+    const std::vector<FirstHit> ordered = s.eye.first_hit.Download();
+    std::vector<FirstHit> rows(ordered.size());
+    for (uint32_t i = 0; i < ordered.size(); ++i) rows[s.eye.order.Linear(i)] = ordered[i];
+    return rows;
+}
+
 Image FrameRenderer::CurrentImage() const {
     const State& s = *state_;
     Image image(s.camera.width, s.camera.height);

@@ -62,6 +62,8 @@ public:
     Image CurrentImage() const;
     // The same as RGBA8 sRGB pixels (the viewer's texture).
     std::vector<uint32_t> DisplayPixels() const;
+    // What each pixel's eye ray met first in the last sample, row by row.
+    std::vector<FirstHit> FirstHits() const;
 
 private:
     struct State;

@@ -19,7 +19,7 @@ const char* kUsage =
     "  view [SCENE]        show a scene live (no SCENE: the built-in ring scene)\n"
     "  render [SCENE] -o PATTERN [--frames A:B]\n"
     "                      render frames headless to PNG files\n"
-    "  bench kdtree|photons|frame ...\n"
+    "  bench kdtree|photons|frame|quality ...\n"
     "                      benchmarks: print a table, write --json FILE\n"
     "  info SCENE          load and validate a scene, print its statistics\n"
     "\n"

@@ -10,6 +10,16 @@ namespace {
 
 constexpr uint32_t kBouncePass = 32;  // + the bounce number
 
+CA_HD CA_INLINE FirstHit FirstHitOf(const SceneView& scene, const Hit& hit) {
+    if (!hit.Valid()) return FirstHit::Background;
+    switch (scene.materials[scene.shading[hit.triangle].material].type) {
+        case SurfaceType::Glass: return FirstHit::Glass;
+        case SurfaceType::Mirror: return FirstHit::Metal;
+        case SurfaceType::Diffuse: break;
+    }
+    return FirstHit::Diffuse;
+}
+
 struct ClassifyHitsPass {
     SceneView scene;
     SampleKey key;
@@ -22,10 +32,12 @@ struct ClassifyHitsPass {
     Span<uint8_t> continues;
     Span<DiffusePoint> diffuse;
     Span<uint8_t> ends_diffuse;
+    Span<FirstHit> first_hit;
     CA_HD void operator()(int i) const {
         const uint32_t p = active[i];
         continues[i] = 0;
         const Hit hit = hits[p];
+        if (bounce == 0) first_hit[p] = FirstHitOf(scene, hit);
         if (!hit.Valid()) return;  // left the scene: no light comes from the background
         const Ray ray = rays[p];
         const SurfacePoint s = scene.Describe(ray, hit);
@@ -54,7 +66,7 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, int max_bou
         ParallelFor(backend, "classify hits", active.size(),
                     ClassifyHitsPass{scene, key, state.order, bounce, max_bounces, active, state.rays.span(),
                                      state.throughput.span(), state.hits.span(), state.continues.span(),
-                                     state.diffuse.span(), state.ends_diffuse.span()});
+                                     state.diffuse.span(), state.ends_diffuse.span(), state.first_hit.span()});
         if (bounce == max_bounces) break;
         state.active_count = uint32_t(Compact<uint32_t>(backend, active, state.continues.span().first(active.size()),
                                                         state.next_active.span()));

@@ -50,6 +50,7 @@ void RunEyePass(const Backend& backend, const SceneView& scene, const CameraView
     state.continues.Resize(pixels, false);
     state.diffuse.Resize(pixels, false);
     state.ends_diffuse.Resize(pixels, false);
+    state.first_hit.Resize(pixels, false);
     state.radiance.Resize(pixels, false);
     ParallelFor(backend, "eye rays", pixels,
                 GenerateEyeRaysPass{camera, state.order, key, state.rays.span(), state.throughput.span(),

@@ -24,6 +24,10 @@ struct DiffusePoint {
     Rgb weight;    // albedo times the path's throughput
 };
 
+// What a pixel's eye ray meets first, for error statistics by material (bench quality).
+enum class FirstHit : uint8_t { Background, Diffuse, Glass, Metal };
+constexpr int kFirstHitKinds = 4;
+
 struct EyeState {
     PixelOrder order;                        // of the camera's pixels, set by RunEyePass
     Buffer<Ray> rays;
@@ -34,6 +38,7 @@ struct EyeState {
     Buffer<uint32_t> all_pixels;             // 0, 1, ..., pixels - 1
     Buffer<DiffusePoint> diffuse;            // per pixel
     Buffer<uint8_t> ends_diffuse;            // per pixel: 1 when diffuse[pixel] is set
+    Buffer<FirstHit> first_hit;              // per pixel
     Buffer<uint32_t> diffuse_pixels;         // compacted pixels with a diffuse end
     Buffer<uint8_t> visible;                 // per diffuse pixel and light: 1 when lit
     Buffer<Rgb> radiance;                    // this sample's radiance per pixel
@@ -46,7 +51,7 @@ struct EyeState {
 
     explicit EyeState(const Backend& b)
         : rays(b), throughput(b), hits(b), active(b), next_active(b), continues(b), all_pixels(b), diffuse(b),
-          ends_diffuse(b), diffuse_pixels(b), visible(b), radiance(b), caustic_queries(b), knn(b), caustic(b),
+          ends_diffuse(b), first_hit(b), diffuse_pixels(b), visible(b), radiance(b), caustic_queries(b), knn(b), caustic(b),
           caustic_radius(b), caustic_nearest2(b) {}
 };
 
