@@ -47,6 +47,13 @@ struct FrameRenderer::State {
           photon_map(b), eye(b), sum(b), display(b), eye_backend(b.Background()),
           eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
 
+    // The views that show one photon query's value per pixel follow one path per pixel: a sum over a
+    // ray tree would blend their colours.
+    EyeTreeSettings EyeTree() const {
+        const bool one_path = settings.view == ShadeView::Photons || settings.view == ShadeView::KnnRadius;
+        return {settings.max_bounces, one_path ? 0 : settings.specular_splits};
+    }
+
     // The exposure scales radiance; the debug views' colours are their own scale.
     float DisplayScale() const {
         return settings.view == ShadeView::Full || settings.view == ShadeView::CausticOnly ? settings.exposure : 1.0f;
@@ -109,7 +116,7 @@ void FrameRenderer::AddSample() {
         s.times.eye = eye_clock.ElapsedMs();
         if (traversal_cost) return;  // the heat map replaces the rest of the sample
         eye_clock.Restart();
-        RunBouncePasses(s.eye_backend, scene, s.settings.max_bounces, key, s.eye);
+        RunBouncePasses(s.eye_backend, scene, s.EyeTree(), key, s.eye);
         s.times.bounces = eye_clock.ElapsedMs();
         eye_clock.Restart();
         RunShadowPass(s.eye_backend, scene, s.lights.span(), s.eye);
@@ -146,6 +153,7 @@ void FrameRenderer::AddSample() {
     knn.max_radius = s.max_radius;
     RunCausticPass(s.backend, s.photon_map, s.photons.span(), knn, s.settings.filter, s.eye);
     RunShadePass(s.backend, s.lights.span(), s.ambient, s.settings.view, s.max_radius, s.eye);
+    RunSumTreePass(s.backend, s.eye);
     s.times.shade = clock.ElapsedMs();
 
     clock.Restart();

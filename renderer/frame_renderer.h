@@ -22,6 +22,8 @@ struct RenderSettings {
     uint32_t photons = 200000;  // emitted per sample
     int k = 50;                 // photons per radiance estimate
     int max_bounces = 8;        // specular bounces of photons and eye rays
+    int specular_splits = 0;    // bounces at which eye rays follow both branches at glass (EyeTreeSettings)
+    int shadow_samples = 1;     // shadow rays per diffuse point and area light
     uint64_t seed = 1;
     float exposure = 1.0f;
     PhotonFilter filter = PhotonFilter::Cone;

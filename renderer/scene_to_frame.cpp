@@ -7,6 +7,7 @@
 #include <tbb/parallel_for.h>
 
 #include "core/error.h"
+#include "renderer/scene/scene_loader.h"
 
 namespace caustica {
 namespace {
@@ -40,6 +41,8 @@ RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& o, co
     CheckRange("--seed", o.seed, 0, 2147483647);
     CheckRange("--photons", o.photons, 0, 100000000);
     CheckRange("--k", o.k, 0, 1024);
+    CheckRange("--specular-splits", o.specular_splits, -1, SceneLimits::kMaxSpecularSplits);
+    CheckRange("--shadow-samples", o.shadow_samples, 0, SceneLimits::kMaxShadowSamples);
     CheckRange("--width", o.width, 0, 16384);
     CheckRange("--height", o.height, 0, 16384);
     CheckRange("--exposure", o.exposure, 1e-6, 1e6);
@@ -49,6 +52,8 @@ RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& o, co
                                                           : std::min(scene.settings.photons, kCpuDefaultPhotons)));
     s.k = o.k > 0 ? o.k : scene.settings.k;
     s.max_bounces = scene.settings.max_bounces;
+    s.specular_splits = o.specular_splits >= 0 ? o.specular_splits : scene.settings.specular_splits;
+    s.shadow_samples = o.shadow_samples > 0 ? o.shadow_samples : scene.settings.shadow_samples;
     s.seed = uint64_t(o.seed);
     s.exposure = float(o.exposure);
     s.filter = o.filter == "epanechnikov" ? PhotonFilter::Epanechnikov : PhotonFilter::Cone;

@@ -8,13 +8,11 @@ namespace {
 struct ShadowRaysPass {
     SceneView scene;
     Span<const LightSource> lights;
-    Span<const uint32_t> diffuse_pixels;
     Span<const DiffusePoint> diffuse;
     Span<uint8_t> visible;
     CA_HD void operator()(int j) const {
         const uint32_t l = uint32_t(j) % uint32_t(lights.size());
-        const uint32_t p = diffuse_pixels[uint32_t(j) / uint32_t(lights.size())];
-        const LightSample s = SampleLight(lights[l], diffuse[p]);
+        const LightSample s = SampleLight(lights[l], diffuse[uint32_t(j) / uint32_t(lights.size())]);
         visible[j] = MaxComponent(s.irradiance) > 0.0f && !scene.Occluded(s.shadow_ray);
     }
 };
@@ -22,10 +20,9 @@ struct ShadowRaysPass {
 }  // namespace
 
 void RunShadowPass(const Backend& backend, const SceneView& scene, Span<const LightSource> lights, EyeState& state) {
-    const size_t n = size_t(state.diffuse_count) * lights.size();
+    const size_t n = size_t(state.end_count) * lights.size();
     state.visible.Resize(n, false);
-    ParallelFor(backend, "shadow rays", n,
-                ShadowRaysPass{scene, lights, state.diffuse_pixels.span(), state.diffuse.span(), state.visible.span()});
+    ParallelFor(backend, "shadow rays", n, ShadowRaysPass{scene, lights, state.diffuse.span(), state.visible.span()});
 }
 
 }  // namespace caustica

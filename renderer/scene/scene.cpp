@@ -75,6 +75,7 @@ bool operator==(const Object& a, const Object& b) {
 
 bool operator==(const Settings& a, const Settings& b) {
     return a.photons == b.photons && a.k == b.k && a.ambient == b.ambient && a.max_bounces == b.max_bounces &&
+           a.specular_splits == b.specular_splits && a.shadow_samples == b.shadow_samples &&
            a.frame_rate == b.frame_rate && a.duration == b.duration;
 }
 

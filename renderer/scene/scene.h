@@ -170,6 +170,8 @@ struct Settings {
     int k = 50;
     Rgb ambient{0.02f, 0.02f, 0.02f};
     int max_bounces = 8;
+    int specular_splits = 3;  // bounces at which eye rays follow both branches at glass
+    int shadow_samples = 4;   // shadow rays per diffuse point and area light in a sample
     double frame_rate = 30;  // frames per second for sequences
     double duration = 0;     // animation length in seconds; 0: the last keyframe's time
 };

@@ -156,12 +156,15 @@ void Loader::ReadCamera(const YAML::Node& node) {
 }
 
 void Loader::ReadSettings(const YAML::Node& node) {
-    const MapReader map(r_, node, "settings", {"photons", "k", "ambient", "max_bounces", "frame_rate", "duration"});
+    const MapReader map(r_, node, "settings", {"photons", "k", "ambient", "max_bounces", "specular_splits",
+                                                     "shadow_samples", "frame_rate", "duration"});
     Settings& s = scene_.settings;
     s.photons = map.Integer("photons", s.photons, 0, SceneLimits::kMaxPhotons);
     s.k = map.Integer("k", s.k, 1, SceneLimits::kMaxK);
     s.ambient = map.Color("ambient", s.ambient, 1);
     s.max_bounces = map.Integer("max_bounces", s.max_bounces, 0, SceneLimits::kMaxBounces);
+    s.specular_splits = map.Integer("specular_splits", s.specular_splits, 0, SceneLimits::kMaxSpecularSplits);
+    s.shadow_samples = map.Integer("shadow_samples", s.shadow_samples, 1, SceneLimits::kMaxShadowSamples);
     s.frame_rate = map.Number("frame_rate", s.frame_rate, 0.01, 1000);
     s.duration = map.Number("duration", s.duration, 0, kTimeLimit);
 }

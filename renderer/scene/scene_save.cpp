@@ -107,6 +107,8 @@ private:
         Put("k", s.k);
         Put("ambient", s.ambient);
         Put("max_bounces", s.max_bounces);
+        Put("specular_splits", s.specular_splits);
+        Put("shadow_samples", s.shadow_samples);
         Put("frame_rate", s.frame_rate);
         Put("duration", s.duration);
         out_ << YAML::EndMap;

@@ -60,7 +60,8 @@ void PrintSceneStats(const Scene& scene, const SceneStats& s, std::ostream& out)
     else out << "bounds:     " << vec(s.bounds.lo) << " to " << vec(s.bounds.hi) << "\n";
     out << "camera:     " << scene.camera.width << "x" << scene.camera.height << ", fov " << scene.camera.fov_degrees << " degrees\n";
     out << "settings:   " << scene.settings.photons << " photons, k = " << scene.settings.k << ", max bounces "
-        << scene.settings.max_bounces << "\n";
+        << scene.settings.max_bounces << ", specular splits " << scene.settings.specular_splits << ", shadow samples "
+        << scene.settings.shadow_samples << "\n";
     out << "warnings:   " << s.warnings << "\n";
 }
 
