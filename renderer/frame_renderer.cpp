@@ -20,6 +20,8 @@ struct FrameRenderer::State {
     Buffer<SurfaceMaterial> materials;
     Buffer<TextureView> textures;
     Buffer<uint32_t> texels;
+    EnvironmentView environment;
+    Buffer<Rgb> environment_texels;
     Buffer<LightSource> lights;
     ProjectionMapBuilder emission_maps;
     Buffer<LightEmission> emission_lights;
@@ -42,7 +44,7 @@ struct FrameRenderer::State {
     std::unique_ptr<WorkerThread> eye_thread;  // last: it finishes its task before the rest goes
 
     explicit State(const Backend& b)
-        : backend(b), triangles(b), shading(b), materials(b), textures(b), texels(b), lights(b), emission_lights(b),
+        : backend(b), triangles(b), shading(b), materials(b), textures(b), texels(b), environment_texels(b), lights(b), emission_lights(b),
           emission_cdf(b), emission_cells(b), geometry_builder(b), geometry_tree(b), photon_tracer(b), photons(b),
           photon_map(b), eye(b), sum(b), display(b), eye_backend(b.Background()),
           eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
@@ -51,7 +53,7 @@ struct FrameRenderer::State {
     // ray tree would blend their colours.
     EyeTreeSettings EyeTree() const {
         const bool one_path = settings.view == ShadeView::Photons || settings.view == ShadeView::KnnRadius;
-        return {settings.max_bounces, one_path ? 0 : settings.specular_splits};
+        return {settings.max_bounces, one_path ? 0 : settings.specular_splits, settings.view == ShadeView::Full};
     }
 
     // The exposure scales radiance; the debug views' colours are their own scale.
@@ -60,7 +62,10 @@ struct FrameRenderer::State {
     }
 
     SceneView View() const {
-        return {triangles.span(), shading.span(), materials.span(), textures.span(), texels.span(), geometry_tree.View()};
+        EnvironmentView sky = environment;
+        sky.texels = environment_texels.span();
+        return {triangles.span(), shading.span(), materials.span(), textures.span(), texels.span(),
+                geometry_tree.View(), sky};
     }
 };
 
@@ -72,6 +77,8 @@ void FrameRenderer::SetMaterials(const SceneMaterials& materials) {
     s.materials.Upload(materials.materials);
     s.textures.Upload(materials.textures);
     s.texels.Upload(materials.texels);
+    s.environment = materials.environment;
+    s.environment_texels.Upload(materials.environment_texels);
 }
 
 void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& settings) {

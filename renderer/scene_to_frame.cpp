@@ -93,6 +93,22 @@ SceneMaterials ToSceneMaterials(const Scene& scene) {
         s.absorption = m.absorption;
         out.materials.push_back(s);
     }
+    const Environment& e = scene.environment;
+    EnvironmentView& view = out.environment;
+    view.kind = e.kind == Environment::Kind::gradient ? EnvironmentKind::Gradient
+                : e.kind == Environment::Kind::image  ? EnvironmentKind::Image
+                                                      : EnvironmentKind::Constant;
+    view.color = e.kind == Environment::Kind::gradient ? e.horizon : e.color;
+    view.zenith = e.zenith;
+    view.intensity = e.intensity;
+    const double turn = double(e.rotate_degrees) * 3.14159265358979323846 / 180.0;
+    view.cos_turn = float(std::cos(turn));
+    view.sin_turn = float(std::sin(turn));
+    if (e.kind == Environment::Kind::image && e.image) {
+        view.width = e.image->width;
+        view.height = e.image->height;
+        out.environment_texels = e.image->texels;
+    }
     return out;
 }
 

@@ -20,8 +20,8 @@ CA_HD CA_INLINE FirstHit FirstHitOf(const SceneView& scene, const Hit& hit) {
     return FirstHit::Diffuse;
 }
 
-// Decides what each path of the queue becomes: a diffuse end, light it brings (none yet: the
-// background is dark), or up to two children. Writes the counts for the scan that places them.
+// Decides what each path of the queue becomes: a diffuse end, light it brings (the environment's,
+// when it leaves the scene), or up to two children. Writes the counts for the scan that places them.
 struct ClassifyHitsPass {
     SceneView scene;
     SampleKey key;
@@ -58,7 +58,10 @@ struct ClassifyHitsPass {
         if (bounce == 0) first_hit[i] = FirstHitOf(scene, hit);
         radiance[i] = Rgb(0.0f);
         counts[i] = 0;
-        if (!hit.Valid()) return;  // left the scene: no light comes from the background
+        if (!hit.Valid()) {
+            if (tree.emitted) radiance[i] = path.weight * scene.environment.Radiance(path.ray.direction);
+            return;
+        }
         const SurfacePoint s = scene.Describe(path.ray, hit);
         if (s.material->type == SurfaceType::Diffuse) {
             end_points[i] = {s.position, s.shading_normal, s.geometric_normal,

@@ -36,6 +36,8 @@ struct EyeTreeSettings {
     int max_bounces = 8;      // specular bounces; a path that reaches this many more ends dark
     int specular_splits = 0;  // glass hits of the first this many bounces follow both branches; later
                               // ones choose one with the Fresnel probability (0: every path is one path)
+    bool emitted = true;      // paths that leave the scene bring the environment's radiance (the debug
+                              // views leave them dark)
 };
 
 // A split's branch lighter than this (its weight's largest channel) goes on with probability
@@ -43,7 +45,7 @@ struct EyeTreeSettings {
 constexpr float kBranchCutoff = 0.01f;
 
 // Classifies the queue's hits, bounce after bounce: diffuse ends are recorded, specular hits go on
-// as one or two children (traced here), misses end dark. Builds the tree of eye_state.h.
+// as one or two children (traced here), misses bring the environment. Builds the tree of eye_state.h.
 void RunBouncePasses(const Backend& backend, const SceneView& scene, const EyeTreeSettings& tree, SampleKey key,
                      EyeState& state);
 

@@ -79,11 +79,16 @@ bool operator==(const Settings& a, const Settings& b) {
            a.frame_rate == b.frame_rate && a.duration == b.duration;
 }
 
+bool operator==(const Environment& a, const Environment& b) {
+    return a.kind == b.kind && a.color == b.color && a.horizon == b.horizon && a.zenith == b.zenith &&
+           a.image_path == b.image_path && a.rotate_degrees == b.rotate_degrees && a.intensity == b.intensity;
+}
+
 bool operator==(const Scene& a, const Scene& b) {
     auto eq = [](const auto& x, const auto& y) { return x == y; };
     return a.camera == b.camera && a.settings == b.settings && SameList(a.materials, b.materials, eq) &&
            a.textures.size() == b.textures.size() && SameList(a.lights, b.lights, eq) &&
-           SameList(a.objects, b.objects, eq) && a.user_materials == b.user_materials &&
+           SameList(a.objects, b.objects, eq) && a.environment == b.environment && a.user_materials == b.user_materials &&
            a.default_material == b.default_material;
 }
 
@@ -114,6 +119,15 @@ const char* ToString(Shape::Kind kind) {
     case Shape::Kind::ring: return "ring";
     case Shape::Kind::revolution: return "revolution";
     case Shape::Kind::heightfield: return "heightfield";
+    }
+    return "?";
+}
+
+const char* ToString(Environment::Kind kind) {
+    switch (kind) {
+    case Environment::Kind::constant: return "constant";
+    case Environment::Kind::gradient: return "gradient";
+    case Environment::Kind::image: return "image";
     }
     return "?";
 }

@@ -104,6 +104,28 @@ struct Texture {
     std::vector<std::uint8_t> rgba;
 };
 
+// ---- The world beyond the scene -------------------------------------------------------------------
+
+// An equirectangular image in linear RGB, rows from the top (the zenith).
+struct EnvironmentImage {
+    std::string path;
+    int width = 0, height = 0;
+    std::vector<Rgb> texels;
+};
+
+// What a ray that leaves the scene sees. It is not a light source (no photons, no direct light).
+struct Environment {
+    enum class Kind { constant, gradient, image };
+    Kind kind = Kind::constant;
+    Rgb color{0, 0, 0};            // constant
+    Rgb horizon{0, 0, 0};          // gradient: at the horizon and below it
+    Rgb zenith{0, 0, 0};           // gradient: straight up
+    std::string image_path;        // image: absolute path of a .hdr, PNG or JPG file
+    std::shared_ptr<const EnvironmentImage> image;
+    float rotate_degrees = 0;      // turn about +y
+    float intensity = 1;           // scales the radiance
+};
+
 // ---- Shapes and meshes ---------------------------------------------------------------------------
 
 // One sine wave of a height field: height += amplitude * sin(k (d . (x, z)) - w t + phase) with
@@ -184,6 +206,7 @@ struct Scene {
     std::vector<Texture> textures;
     std::vector<Light> lights;
     std::vector<Object> objects;
+    Environment environment;
     int user_materials = 0;     // materials[0, user_materials) came from the scene file
     int default_material = -1;  // grey diffuse for triangles with no material, or -1 if unused
     std::vector<std::string> warnings;  // from loading, compiler-style (not compared by ==)
@@ -199,6 +222,7 @@ bool operator==(const Material& a, const Material& b);
 bool operator==(const Shape& a, const Shape& b);
 bool operator==(const Object& a, const Object& b);
 bool operator==(const Settings& a, const Settings& b);
+bool operator==(const Environment& a, const Environment& b);
 bool operator==(const Scene& a, const Scene& b);
 inline bool operator!=(const Transform& a, const Transform& b) { return !(a == b); }
 inline bool operator!=(const Camera& a, const Camera& b) { return !(a == b); }
@@ -210,5 +234,6 @@ inline bool operator!=(const Scene& a, const Scene& b) { return !(a == b); }
 const char* ToString(LightType type);
 const char* ToString(MaterialType type);
 const char* ToString(Shape::Kind kind);
+const char* ToString(Environment::Kind kind);
 
 }  // namespace caustica

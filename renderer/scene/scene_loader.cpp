@@ -31,6 +31,7 @@ constexpr double kTimeLimit = 1e6;           // seconds
 
 const std::vector<std::string> kMaterialTypes = {"diffuse", "mirror", "metal", "glass"};
 const std::vector<std::string> kLightTypes = {"point", "spot", "directional"};
+const std::vector<std::string> kEnvironmentTypes = {"constant", "gradient", "image"};
 const std::vector<std::string> kShapeTypes = {"plane", "box", "sphere", "cylinder", "ring", "revolution", "heightfield"};
 
 // Normalizes v unless it is unit length already, so that saving and loading again gives the
@@ -81,6 +82,7 @@ private:
     void ReadMaterials(const YAML::Node& node);
     void ReadLights(const YAML::Node& node);
     void ReadObjects(const YAML::Node& node);
+    void ReadEnvironment(const YAML::Node& node);
     Light ReadLight(const YAML::Node& node, int index);
     Object ReadObject(const YAML::Node& node, int index);
     Shape ReadShape(const YAML::Node& node);
@@ -498,6 +500,39 @@ void Loader::ReadObjects(const YAML::Node& node) {
     for (std::size_t i = 0; i < list.size(); ++i) scene_.objects.push_back(ReadObject(list[i], static_cast<int>(i)));
 }
 
+void Loader::ReadEnvironment(const YAML::Node& node) {
+    if (!node.IsMap() || !node["type"])
+        r_.Fail(node, "expected an environment map with a type (constant, gradient, image)");
+    Environment& e = scene_.environment;
+    e.kind = static_cast<Environment::Kind>(Choose(r_, node["type"], "environment type", kEnvironmentTypes));
+    static const std::vector<std::string> keys[] = {
+        {"type", "color", "rotate", "intensity"},
+        {"type", "horizon", "zenith", "rotate", "intensity"},
+        {"type", "image", "rotate", "intensity"},
+    };
+    const std::string what = Concat(ToString(e.kind), " environment");
+    const MapReader map(r_, node, what, keys[static_cast<int>(e.kind)]);
+    const double brightest = 1e6;  // radiance, not an albedo: colours may exceed 1
+    e.color = map.Color("color", e.color, brightest);
+    e.horizon = map.Color("horizon", e.horizon, brightest);
+    e.zenith = map.Color("zenith", e.zenith, brightest);
+    e.rotate_degrees = static_cast<float>(map.Number("rotate", e.rotate_degrees, -kAngleLimit, kAngleLimit));
+    e.intensity = static_cast<float>(map.Number("intensity", e.intensity, 0, 1e6));
+    if (e.kind != Environment::Kind::image) return;
+    if (!map.Has("image")) r_.Fail(node, "an image environment needs an image (.hdr, PNG or JPG)");
+    const Resolved path = Resolve(map.Get("image"), "environment image");
+    e.image_path = path.absolute;
+    const FileRead read = options_.files(path.absolute, kMaxImageBytes);
+    if (read.status != FileRead::Status::ok)
+        r_.Fail(map.Get("image"), Concat("environment image \"", path.display, "\" ", Describe(read.status, kMaxImageBytes)));
+    auto image = std::make_shared<EnvironmentImage>();
+    image->path = path.absolute;
+    std::string why;
+    if (!DecodeEnvironmentImage(read.bytes, image.get(), &why))
+        r_.Fail(map.Get("image"), Concat("environment image \"", path.display, "\": ", why));
+    e.image = image;
+}
+
 Scene Loader::Load(const std::string& text) {
     scene_.path = r_.File();
     YAML::Node root;
@@ -511,12 +546,13 @@ Scene Loader::Load(const std::string& text) {
         }
         ThrowInputError(where, Concat("malformed YAML: ", e.msg));
     }
-    const MapReader map(r_, root, "the scene", {"camera", "settings", "materials", "lights", "objects"});
+    const MapReader map(r_, root, "the scene", {"camera", "settings", "materials", "lights", "objects", "environment"});
     if (map.Has("camera")) ReadCamera(map.Get("camera"));
     if (map.Has("settings")) ReadSettings(map.Get("settings"));
     if (map.Has("materials")) ReadMaterials(map.Get("materials"));
     if (map.Has("lights")) ReadLights(map.Get("lights"));
     if (map.Has("objects")) ReadObjects(map.Get("objects"));
+    if (map.Has("environment")) ReadEnvironment(map.Get("environment"));
     // Triangles without a material (built-in shapes or OBJ faces without one) get a grey default.
     bool needs_default = false;
     for (const Object& o : scene_.objects) {

@@ -63,6 +63,7 @@ public:
         out_ << YAML::Key << "objects" << YAML::Value << YAML::BeginSeq;
         for (const caustica::Object& o : scene.objects) WriteObject(scene, o);
         out_ << YAML::EndSeq;
+        WriteEnvironment(scene.environment);
         out_ << YAML::EndMap;
         CA_CHECK_MSG(out_.good(), "YAML emitter: ", out_.GetLastError());
         return std::string(out_.c_str()) + "\n";
@@ -111,6 +112,22 @@ private:
         Put("shadow_samples", s.shadow_samples);
         Put("frame_rate", s.frame_rate);
         Put("duration", s.duration);
+        out_ << YAML::EndMap;
+    }
+
+    void WriteEnvironment(const Environment& e) {
+        out_ << YAML::Key << "environment" << YAML::Value << YAML::BeginMap;
+        Put("type", ToString(e.kind));
+        switch (e.kind) {
+        case Environment::Kind::constant: Put("color", e.color); break;
+        case Environment::Kind::gradient:
+            Put("horizon", e.horizon);
+            Put("zenith", e.zenith);
+            break;
+        case Environment::Kind::image: PutPath("image", e.image_path); break;
+        }
+        Put("rotate", e.rotate_degrees);
+        Put("intensity", e.intensity);
         out_ << YAML::EndMap;
     }
 

@@ -52,6 +52,9 @@ void PrintSceneStats(const Scene& scene, const SceneStats& s, std::ostream& out)
     out << "materials:  " << scene.materials.size() << " (" << s.diffuse_materials << " diffuse, " << s.mirror_materials
         << " mirror, " << s.glass_materials << " glass)\n";
     out << "textures:   " << s.textures << "\n";
+    out << "environment: " << ToString(scene.environment.kind);
+    if (scene.environment.image) out << " " << scene.environment.image->width << "x" << scene.environment.image->height;
+    out << ", intensity " << scene.environment.intensity << "\n";
     if (s.animation_length > 0)
         out << "animation:  " << s.animation_length << " s at " << scene.settings.frame_rate << " frames/s\n";
     else

@@ -42,6 +42,26 @@ TEST(SceneErrors, TextMustBeCleanUtf8) {
     EXPECT_EQ(LoadError("lights:\n  - {name: caf\xc3\xa9 \xe2\x98\x80}\n"), "");  // café ☀
 }
 
+TEST(SceneErrors, EnvironmentIsChecked) {
+    EXPECT_SCENE_ERROR("environment: {color: [1, 1, 1]}\n", "bad.yaml:1:14", "expected an environment map with a type");
+    EXPECT_SCENE_ERROR("environment: {type: gradeint}\n", "bad.yaml:1:21",
+                       "unknown environment type \"gradeint\" (did you mean \"gradient\"?)");
+    EXPECT_SCENE_ERROR("environment: {type: gradient, color: [1, 1, 1]}\n", "bad.yaml:1:31", "unknown key \"color\"");
+    EXPECT_SCENE_ERROR("environment: {type: constant, intensity: -1}\n", "bad.yaml:1:42", "intensity in [0, 1e+06], got -1");
+    EXPECT_SCENE_ERROR("environment: {type: image}\n", "bad.yaml:1:14", "an image environment needs an image");
+    EXPECT_SCENE_ERROR("environment: {type: image, image: none.hdr}\n", "bad.yaml:1:35",
+                       "environment image \"none.hdr\" not found");
+    TempDir dir;
+    dir.File("bad.hdr", "#?RADIANCE\nnot really\n");
+    const std::string path = dir.File("s.yaml", "environment: {type: image, image: bad.hdr}\n");
+    try {
+        LoadScene(path);
+        ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find(path + ":1:35: error: environment image"), std::string::npos) << e.what();
+    }
+}
+
 TEST(SceneErrors, DuplicateKeys) {
     EXPECT_SCENE_ERROR("camera:\n  fov: 40\n  fov: 50\n", "bad.yaml:3:3", "duplicate key \"fov\"");
 }

@@ -49,6 +49,21 @@ TEST(SaveScene, EditedValuesSurvive) {
     EXPECT_EQ(loaded.camera.fov_degrees, 51.5f);
 }
 
+TEST(SaveScene, EnvironmentAndSettingsSurvive) {
+    const Scene scene = LoadSceneFromString(
+        "settings: {specular_splits: 5, shadow_samples: 9}\n"
+        "environment: {type: gradient, horizon: [0.9, 0.8, 0.7], zenith: [0.1, 0.3, 2.5], rotate: 12.5, intensity: 0.3}\n",
+        "s.yaml");
+    TempDir dir;
+    SaveScene(scene, dir.Path("saved.yaml"));
+    const Scene loaded = LoadScene(dir.Path("saved.yaml"));
+    EXPECT_TRUE(loaded == scene) << SceneToYaml(loaded, dir.Path());
+    EXPECT_EQ(loaded.settings.specular_splits, 5);
+    EXPECT_EQ(loaded.settings.shadow_samples, 9);
+    EXPECT_EQ(loaded.environment.zenith, Rgb(0.1f, 0.3f, 2.5f));
+    EXPECT_EQ(loaded.environment.rotate_degrees, 12.5f);
+}
+
 TEST(SaveScene, PathsAreRewrittenForTheNewFolder) {
     TempDir dir;
     dir.File("a/models/tri.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
