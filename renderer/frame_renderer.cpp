@@ -22,7 +22,9 @@ struct FrameRenderer::State {
     Buffer<uint32_t> texels;
     EnvironmentView environment;
     Buffer<Rgb> environment_texels;
+    std::vector<LightSource> frame_lights;  // the frame's, with their shadow rays
     Buffer<LightSource> lights;
+    uint32_t shadow_rays_per_end = 0;
     ProjectionMapBuilder emission_maps;
     Buffer<LightEmission> emission_lights;
     Buffer<float> emission_cdf;
@@ -89,7 +91,10 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
     s.max_radius = settings.max_radius_fraction * Length(frame.bounds.Extent());
     s.triangles.Upload(frame.triangles);
     s.shading.Upload(frame.shading);
-    s.lights.Upload(frame.lights);
+    s.frame_lights = frame.lights;
+    for (LightSource& l : s.frame_lights) l.shadow_rays = l.IsArea() ? uint32_t(settings.shadow_samples) : 1u;
+    s.lights.Upload(s.frame_lights);
+    s.shadow_rays_per_end = ShadowRaysPerEnd(s.frame_lights);
     const ProjectionMaps& maps = s.emission_maps.Build(frame.lights, frame.specular, frame.bounds);
     s.emission_lights.Upload(maps.lights);
     s.emission_cdf.Upload(maps.light_cdf);
@@ -123,10 +128,10 @@ void FrameRenderer::AddSample() {
         s.times.eye = eye_clock.ElapsedMs();
         if (traversal_cost) return;  // the heat map replaces the rest of the sample
         eye_clock.Restart();
-        RunBouncePasses(s.eye_backend, scene, s.EyeTree(), key, s.eye);
+        RunBouncePasses(s.eye_backend, scene, s.lights.span(), s.EyeTree(), key, s.eye);
         s.times.bounces = eye_clock.ElapsedMs();
         eye_clock.Restart();
-        RunShadowPass(s.eye_backend, scene, s.lights.span(), s.eye);
+        RunShadowPass(s.eye_backend, scene, s.lights.span(), s.shadow_rays_per_end, key, s.eye);
         s.times.shadow = eye_clock.ElapsedMs();  // waits for the chain: its results are complete
     };
     if (s.eye_thread) s.eye_thread->Start(eye_passes);
@@ -159,7 +164,8 @@ void FrameRenderer::AddSample() {
     knn.k = s.settings.k;
     knn.max_radius = s.max_radius;
     RunCausticPass(s.backend, s.photon_map, s.photons.span(), knn, s.settings.filter, s.eye);
-    RunShadePass(s.backend, s.lights.span(), s.ambient, s.settings.view, s.max_radius, s.eye);
+    RunShadePass(s.backend, s.lights.span(), s.shadow_rays_per_end, key, s.ambient, s.settings.view, s.max_radius,
+                 s.eye);
     RunSumTreePass(s.backend, s.eye);
     s.times.shade = clock.ElapsedMs();
 

@@ -25,6 +25,9 @@ LightKind ToLightKind(LightType type) {
     switch (type) {
         case LightType::spot: return LightKind::Spot;
         case LightType::directional: return LightKind::Directional;
+        case LightType::rect: return LightKind::Rect;
+        case LightType::disc: return LightKind::Disc;
+        case LightType::sphere: return LightKind::Sphere;
         case LightType::point: break;
     }
     return LightKind::Point;
@@ -150,6 +153,15 @@ void ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, F
             s.cos_inner = l.cos_inner;
             s.cos_outer = l.cos_outer;
         }
+        if (l.type == LightType::rect) {
+            s.half_u = l.u_axis * (0.5f * l.width);
+            s.half_v = l.v_axis * (0.5f * l.height);
+        }
+        if (l.type == LightType::disc) {
+            s.half_u = l.u_axis * l.radius;
+            s.half_v = l.v_axis * l.radius;
+        }
+        s.radius = l.radius;
         in.lights.push_back(s);
     }
     in.specular.clear();

@@ -20,10 +20,12 @@ CA_HD CA_INLINE FirstHit FirstHitOf(const SceneView& scene, const Hit& hit) {
     return FirstHit::Diffuse;
 }
 
-// Decides what each path of the queue becomes: a diffuse end, light it brings (the environment's,
-// when it leaves the scene), or up to two children. Writes the counts for the scan that places them.
+// Decides what each path of the queue becomes: a diffuse end, light it brings (an area light's it
+// meets before any surface, or the environment's when it leaves the scene), or up to two children.
+// Writes the counts for the scan that places them.
 struct ClassifyHitsPass {
     SceneView scene;
+    Span<const LightSource> lights;
     SampleKey key;
     PixelOrder order;
     EyeTreeSettings tree;
@@ -52,12 +54,34 @@ struct ClassifyHitsPass {
         ++n;
     }
 
+    // The area light the ray meets first, before the surface it hit, or -1.
+    CA_HD int VisibleLight(const Ray& ray, float hit_t) const {
+        int seen = -1;
+        for (size_t l = 0; l < lights.size(); ++l) {
+            if (!lights[l].IsArea()) continue;
+            const float t = HitAreaLight(lights[l], ray, hit_t);
+            if (t > 0.0f) {
+                hit_t = t;
+                seen = int(l);
+            }
+        }
+        return seen;
+    }
+
     CA_HD void operator()(int i) const {
         const EyePath path = paths[i];
         const Hit hit = hits[i];
-        if (bounce == 0) first_hit[i] = FirstHitOf(scene, hit);
         radiance[i] = Rgb(0.0f);
         counts[i] = 0;
+        if (tree.emitted) {
+            const int light = VisibleLight(path.ray, hit.t);
+            if (light >= 0) {
+                if (bounce == 0) first_hit[i] = FirstHit::Light;
+                radiance[i] = path.weight * lights[light].Radiance();
+                return;
+            }
+        }
+        if (bounce == 0) first_hit[i] = FirstHitOf(scene, hit);
         if (!hit.Valid()) {
             if (tree.emitted) radiance[i] = path.weight * scene.environment.Radiance(path.ray.direction);
             return;
@@ -128,8 +152,8 @@ struct SumChildrenPass {
 
 }  // namespace
 
-void RunBouncePasses(const Backend& backend, const SceneView& scene, const EyeTreeSettings& tree, SampleKey key,
-                     EyeState& state) {
+void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const LightSource> lights,
+                     const EyeTreeSettings& tree, SampleKey key, EyeState& state) {
     state.level_first.clear();
     state.level_first.push_back(0);
     state.end_count = 0;
@@ -141,7 +165,7 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, const EyeTr
         state.end_points.Resize(n, false);
         const Span<uint64_t> offsets = state.tree_offsets.span().subspan(first, n);
         ParallelFor(backend, "classify hits", n,
-                    ClassifyHitsPass{scene, key, state.order, tree, bounce, state.paths.span(), state.hits.span(),
+                    ClassifyHitsPass{scene, lights, key, state.order, tree, bounce, state.paths.span(), state.hits.span(),
                                      state.children.span(), state.end_points.span(), offsets,
                                      state.tree_radiance.span().subspan(first, n), state.first_hit.span()});
         const uint64_t total = ExclusiveScanTotal<uint64_t>(backend, offsets, offsets);

@@ -36,8 +36,8 @@ struct EyeTreeSettings {
     int max_bounces = 8;      // specular bounces; a path that reaches this many more ends dark
     int specular_splits = 0;  // glass hits of the first this many bounces follow both branches; later
                               // ones choose one with the Fresnel probability (0: every path is one path)
-    bool emitted = true;      // paths that leave the scene bring the environment's radiance (the debug
-                              // views leave them dark)
+    bool emitted = true;      // paths that leave the scene bring the environment's radiance, and area
+                              // lights are seen (the debug views leave both dark)
 };
 
 // A split's branch lighter than this (its weight's largest channel) goes on with probability
@@ -45,12 +45,19 @@ struct EyeTreeSettings {
 constexpr float kBranchCutoff = 0.01f;
 
 // Classifies the queue's hits, bounce after bounce: diffuse ends are recorded, specular hits go on
-// as one or two children (traced here), misses bring the environment. Builds the tree of eye_state.h.
-void RunBouncePasses(const Backend& backend, const SceneView& scene, const EyeTreeSettings& tree, SampleKey key,
-                     EyeState& state);
+// as one or two children (traced here), misses bring the environment, and rays that meet an area
+// light's surface first its radiance. Builds the tree of eye_state.h.
+void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const LightSource> lights,
+                     const EyeTreeSettings& tree, SampleKey key, EyeState& state);
 
-// For every diffuse end and every light: 1 when nothing blocks the way to the light.
-void RunShadowPass(const Backend& backend, const SceneView& scene, Span<const LightSource> lights, EyeState& state);
+// Shadow rays a diffuse end sends in a sample: one per point, spot and directional light, and each
+// area light's shadow_rays.
+uint32_t ShadowRaysPerEnd(Span<const LightSource> lights);
+
+// For every diffuse end and shadow ray (the lights' one after another): 1 when nothing blocks the
+// way to the light. Area lights' rays go to points stratified over the light (light_sample.h).
+void RunShadowPass(const Backend& backend, const SceneView& scene, Span<const LightSource> lights,
+                   uint32_t rays_per_end, SampleKey key, EyeState& state);
 
 // Caustic irradiance at every diffuse end (state.caustic) from its k nearest photons within
 // knn.max_radius, found by knn.method, and filtered; also the query radius and the nearest photon's
@@ -74,10 +81,11 @@ constexpr float kHeatMapTests = 256.0f;
 // (the queue after RunEyePass) costs.
 void RunTraversalCostPass(const Backend& backend, const SceneView& scene, EyeState& state);
 
-// Radiance of each diffuse end: direct light (shadowed) plus the caustic irradiance, reflected by
-// the albedo, plus the scene's ambient term; or a debug view. Written to the end's path in the tree.
-void RunShadePass(const Backend& backend, Span<const LightSource> lights, Rgb ambient, ShadeView view,
-                  float max_radius, EyeState& state);
+// Radiance of each diffuse end: direct light (shadowed; an area light's the mean over its shadow
+// rays) plus the caustic irradiance, reflected by the albedo, plus the scene's ambient term; or a
+// debug view. Written to the end's path in the tree.
+void RunShadePass(const Backend& backend, Span<const LightSource> lights, uint32_t rays_per_end, SampleKey key,
+                  Rgb ambient, ShadeView view, float max_radius, EyeState& state);
 
 // Sums each path's subtree into it, from the deepest level up: the pixels' radiance.
 void RunSumTreePass(const Backend& backend, EyeState& state);

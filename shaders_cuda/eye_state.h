@@ -42,8 +42,8 @@ struct DiffusePoint {
 };
 
 // What a pixel's eye ray meets first, for error statistics by material (bench quality).
-enum class FirstHit : uint8_t { Background, Diffuse, Glass, Metal };
-constexpr int kFirstHitKinds = 4;
+enum class FirstHit : uint8_t { Background, Diffuse, Glass, Metal, Light };
+constexpr int kFirstHitKinds = 5;
 
 struct EyeState {
     PixelOrder order;                 // of the camera's pixels, set by RunEyePass

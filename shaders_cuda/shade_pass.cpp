@@ -10,6 +10,8 @@ constexpr float kInvPi = 1.0f / 3.14159265358979f;
 
 struct ShadeDiffusePass {
     Span<const LightSource> lights;
+    uint32_t rays_per_end;
+    SampleKey key;
     Rgb ambient;
     ShadeView view;
     float max_radius;
@@ -32,8 +34,21 @@ struct ShadeDiffusePass {
             case ShadeView::TraversalCost: break;
         }
         Rgb irradiance = caustic[i];
-        for (size_t l = 0; l < lights.size(); ++l)
-            if (visible[size_t(i) * lights.size() + l]) irradiance += SampleLight(lights[l], d).irradiance;
+        const uint8_t* seen = visible.data() + size_t(i) * rays_per_end;
+        for (uint32_t l = 0; l < lights.size(); ++l) {
+            // The mean over the light's shadow rays (the same points as the shadow pass's).
+            const LightSource& light = lights[l];
+            Rgb sum(0.0f);
+            for (uint32_t r = 0; r < light.shadow_rays; ++r, ++seen) {
+                if (!*seen) continue;
+                Vec2 p(0.5f, 0.5f);
+                if (light.IsArea())
+                    p = ShadowSamplePoint(key.seed, key.sample, uint32_t(i), l, uint32_t(lights.size()), r,
+                                          light.shadow_rays);
+                sum += SampleLight(light, d, p.x, p.y).irradiance;
+            }
+            irradiance += sum * (1.0f / float(light.shadow_rays));
+        }
         // A diffuse surface reflects albedo / pi of its irradiance as radiance.
         return d.weight * (irradiance * kInvPi + ambient);
     }
@@ -42,10 +57,10 @@ struct ShadeDiffusePass {
 
 }  // namespace
 
-void RunShadePass(const Backend& backend, Span<const LightSource> lights, Rgb ambient, ShadeView view,
-                  float max_radius, EyeState& state) {
+void RunShadePass(const Backend& backend, Span<const LightSource> lights, uint32_t rays_per_end, SampleKey key,
+                  Rgb ambient, ShadeView view, float max_radius, EyeState& state) {
     ParallelFor(backend, "shade", state.end_count,
-                ShadeDiffusePass{lights, ambient, view, max_radius, state.diffuse.span(), state.end_path.span(),
+                ShadeDiffusePass{lights, rays_per_end, key, ambient, view, max_radius, state.diffuse.span(), state.end_path.span(),
                                  state.visible.span(), state.caustic.span(), state.caustic_radius.span(),
                                  state.caustic_nearest2.span(), state.tree_radiance.span()});
 }

@@ -50,6 +50,7 @@ const char* FirstHitName(FirstHit kind) {
         case FirstHit::Diffuse: return "diffuse";
         case FirstHit::Glass: return "glass";
         case FirstHit::Metal: return "metal";
+        case FirstHit::Light: return "light";
         case FirstHit::Background: break;
     }
     return "background";

@@ -1,5 +1,5 @@
 // How far a rendering is from a reference image, over all pixels and by what each pixel's eye ray
-// met first (diffuse, glass, metal, background): bench quality's measure of a frame's noise.
+// met first (diffuse, glass, metal, an area light, background): bench quality's measure of a frame's noise.
 #pragma once
 
 #include <cstddef>
@@ -26,7 +26,7 @@ constexpr double kFarDifference = 0.1;
 std::vector<ImageError> MeasureImageError(const Image& image, const Image& reference,
                                           const std::vector<FirstHit>& first_hits);
 
-// "diffuse", "glass", "metal", "background".
+// "diffuse", "glass", "metal", "light", "background".
 const char* FirstHitName(FirstHit kind);
 
 }  // namespace caustica

@@ -45,7 +45,8 @@ bool operator==(const Camera& a, const Camera& b) {
 bool operator==(const Light& a, const Light& b) {
     return a.name == b.name && a.type == b.type && a.position == b.position && a.direction == b.direction &&
            a.aimed == b.aimed && a.target == b.target && a.inner_angle_degrees == b.inner_angle_degrees &&
-           a.outer_angle_degrees == b.outer_angle_degrees && a.color == b.color && a.power == b.power &&
+           a.outer_angle_degrees == b.outer_angle_degrees && a.width == b.width && a.height == b.height &&
+           a.radius == b.radius && a.rotate == b.rotate && a.color == b.color && a.power == b.power &&
            SameList(a.animation, b.animation,
                     [](const Vec3Key& x, const Vec3Key& y) { return x.time == y.time && x.value == y.value; });
 }
@@ -97,6 +98,9 @@ const char* ToString(LightType type) {
     case LightType::point: return "point";
     case LightType::spot: return "spot";
     case LightType::directional: return "directional";
+    case LightType::rect: return "rect";
+    case LightType::disc: return "disc";
+    case LightType::sphere: return "sphere";
     }
     return "?";
 }

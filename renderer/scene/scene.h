@@ -61,7 +61,7 @@ struct Camera {
     std::vector<CameraKey> animation;  // sorted by time; empty when still; overrides position/look_at
 };
 
-enum class LightType { point, spot, directional };
+enum class LightType { point, spot, directional, rect, disc, sphere };
 
 struct Light {
     std::string name;
@@ -72,8 +72,12 @@ struct Light {
     Vec3 target{0, 0, 0};
     float inner_angle_degrees = 20;  // spot: full intensity inside this half-angle
     float outer_angle_degrees = 30;  // spot: no light outside this half-angle
+    float width = 0.5f, height = 0.5f;  // rect: along its x and z axes
+    float radius = 0.25f;            // disc, sphere
+    Rotation rotate;                 // rect, disc: turns the light, which faces -y unturned
     Rgb color{1, 1, 1};
-    float power = 100;               // watts
+    float power = 100;               // watts (rect, disc: a point light's that shines as brightly
+                                     // straight ahead; docs/scenes.md)
     std::vector<Vec3Key> animation;  // positions over time, sorted; when present they override
                                      // 'position' (an editor moving the light edits the keys)
 };

@@ -30,7 +30,7 @@ constexpr double kAngleLimit = 1e6;          // degrees
 constexpr double kTimeLimit = 1e6;           // seconds
 
 const std::vector<std::string> kMaterialTypes = {"diffuse", "mirror", "metal", "glass"};
-const std::vector<std::string> kLightTypes = {"point", "spot", "directional"};
+const std::vector<std::string> kLightTypes = {"point", "spot", "directional", "rect", "disc", "sphere"};
 const std::vector<std::string> kEnvironmentTypes = {"constant", "gradient", "image"};
 const std::vector<std::string> kShapeTypes = {"plane", "box", "sphere", "cylinder", "ring", "revolution", "heightfield"};
 
@@ -241,18 +241,24 @@ Light Loader::ReadLight(const YAML::Node& node, int index) {
     Light l;
     const int type = node["type"] ? Choose(r_, node["type"], "light type", kLightTypes) : 0;
     l.type = static_cast<LightType>(type);
-    std::vector<std::string> known = {"name", "type", "color", "power"};
-    if (l.type != LightType::directional) known.insert(known.end(), {"position", "animation"});
-    if (l.type != LightType::point) known.insert(known.end(), {"direction", "look_at"});
-    if (l.type == LightType::directional) known.push_back("position");
+    std::vector<std::string> known = {"name", "type", "color", "power", "position"};
+    if (l.type != LightType::directional) known.push_back("animation");
+    if (l.type == LightType::spot || l.type == LightType::directional) known.insert(known.end(), {"direction", "look_at"});
     if (l.type == LightType::spot) known.insert(known.end(), {"inner_angle", "outer_angle"});
+    if (l.type == LightType::rect) known.insert(known.end(), {"width", "height"});
+    if (l.type == LightType::disc || l.type == LightType::sphere) known.push_back("radius");
+    if (l.type == LightType::rect || l.type == LightType::disc) known.push_back("rotate");
     const std::string what = Concat(ToString(l.type), " light");
     const MapReader map(r_, node, what, known);
     l.name = map.String("name", Concat("light ", index));
     l.position = map.Vector("position", l.position, kCoordinateLimit);
     l.color = map.Color("color", l.color, 1);
     l.power = static_cast<float>(map.Number("power", l.power, 0, 1e9));
-    if (l.type != LightType::point) {
+    l.width = static_cast<float>(map.Number("width", l.width, 1e-6, kCoordinateLimit));
+    l.height = static_cast<float>(map.Number("height", l.height, 1e-6, kCoordinateLimit));
+    l.radius = static_cast<float>(map.Number("radius", l.radius, 1e-6, kCoordinateLimit));
+    if (map.Has("rotate")) l.rotate = ReadRotation(map.Get("rotate"));
+    if (l.type == LightType::spot || l.type == LightType::directional) {
         if (map.Has("direction") && map.Has("look_at")) r_.Fail(map.Get("look_at"), "give a light a direction or a look_at, not both");
         if (map.Has("look_at")) {
             l.aimed = true;

@@ -160,11 +160,18 @@ private:
         Put("name", l.name);
         Put("type", ToString(l.type));
         Put("position", l.position);
-        if (l.type != LightType::point) Put(l.aimed ? "look_at" : "direction", l.aimed ? l.target : l.direction);
+        if (l.type == LightType::spot || l.type == LightType::directional)
+            Put(l.aimed ? "look_at" : "direction", l.aimed ? l.target : l.direction);
         if (l.type == LightType::spot) {
             Put("inner_angle", l.inner_angle_degrees);
             Put("outer_angle", l.outer_angle_degrees);
         }
+        if (l.type == LightType::rect) {
+            Put("width", l.width);
+            Put("height", l.height);
+        }
+        if (l.type == LightType::disc || l.type == LightType::sphere) Put("radius", l.radius);
+        if (l.type == LightType::rect || l.type == LightType::disc) PutRotation(l.rotate);
         Put("color", l.color);
         Put("power", l.power);
         if (!l.animation.empty()) {
@@ -180,16 +187,20 @@ private:
         out_ << YAML::EndMap;
     }
 
-    void TransformFields(const Transform& t) {
-        Put("translate", t.translate);
-        if (t.rotate.kind == Rotation::Kind::euler) {
-            Put("rotate", t.rotate.euler_degrees);
+    void PutRotation(const Rotation& r) {
+        if (r.kind == Rotation::Kind::euler) {
+            Put("rotate", r.euler_degrees);
         } else {
             out_ << YAML::Key << "rotate" << YAML::Value << YAML::Flow << YAML::BeginMap;
-            Put("axis", t.rotate.axis);
-            Put("angle", t.rotate.angle_degrees);
+            Put("axis", r.axis);
+            Put("angle", r.angle_degrees);
             out_ << YAML::EndMap;
         }
+    }
+
+    void TransformFields(const Transform& t) {
+        Put("translate", t.translate);
+        PutRotation(t.rotate);
         Put("scale", t.scale);
     }
 

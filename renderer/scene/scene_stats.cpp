@@ -22,6 +22,9 @@ SceneStats ComputeSceneStats(const Scene& scene) {
         case LightType::point: ++s.point_lights; break;
         case LightType::spot: ++s.spot_lights; break;
         case LightType::directional: ++s.directional_lights; break;
+        case LightType::rect:
+        case LightType::disc:
+        case LightType::sphere: ++s.area_lights; break;
         }
     }
     for (const Material& m : scene.materials) {
@@ -48,7 +51,7 @@ void PrintSceneStats(const Scene& scene, const SceneStats& s, std::ostream& out)
     out << "objects:    " << s.objects << " (" << s.shape_objects << " built-in shapes, " << s.mesh_objects << " meshes, "
         << s.animated_objects << " animated)\n";
     out << "lights:     " << scene.lights.size() << " (" << s.point_lights << " point, " << s.spot_lights << " spot, "
-        << s.directional_lights << " directional)\n";
+        << s.directional_lights << " directional, " << s.area_lights << " area)\n";
     out << "materials:  " << scene.materials.size() << " (" << s.diffuse_materials << " diffuse, " << s.mirror_materials
         << " mirror, " << s.glass_materials << " glass)\n";
     out << "textures:   " << s.textures << "\n";

@@ -42,6 +42,16 @@ TEST(SceneErrors, TextMustBeCleanUtf8) {
     EXPECT_EQ(LoadError("lights:\n  - {name: caf\xc3\xa9 \xe2\x98\x80}\n"), "");  // café ☀
 }
 
+TEST(SceneErrors, AreaLightsAreChecked) {
+    EXPECT_SCENE_ERROR("lights:\n  - {type: rect, radius: 1}\n", "bad.yaml:2:18", "unknown key \"radius\"");
+    EXPECT_SCENE_ERROR("lights:\n  - {type: sphere, rotate: [0, 0, 0]}\n", "bad.yaml:2:20", "unknown key \"rotate\"");
+    EXPECT_SCENE_ERROR("lights:\n  - {type: disc, direction: [0, 1, 0]}\n", "bad.yaml:2:18", "unknown key \"direction\"");
+    EXPECT_SCENE_ERROR("lights:\n  - {type: rect, width: 0}\n", "bad.yaml:2:25", "expected rect light width in");
+    EXPECT_SCENE_ERROR("lights:\n  - {type: sphere, radius: -1}\n", "bad.yaml:2:28", "expected sphere light radius in");
+    EXPECT_SCENE_ERROR("lights:\n  - {type: rectangle}\n", "bad.yaml:2:12",
+                       "unknown light type \"rectangle\" (known: point, spot, directional, rect, disc, sphere)");
+}
+
 TEST(SceneErrors, EnvironmentIsChecked) {
     EXPECT_SCENE_ERROR("environment: {color: [1, 1, 1]}\n", "bad.yaml:1:14", "expected an environment map with a type");
     EXPECT_SCENE_ERROR("environment: {type: gradeint}\n", "bad.yaml:1:21",

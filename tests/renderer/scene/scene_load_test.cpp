@@ -251,7 +251,8 @@ TEST(SceneLoad, StatisticsCountEverything) {
     EXPECT_EQ(stats.triangles, 5u * 2 + 2 * (2 * 96 * 47));
     EXPECT_EQ(stats.objects, 7);
     EXPECT_EQ(stats.shape_objects, 7);
-    EXPECT_EQ(stats.point_lights, 1);
+    EXPECT_EQ(stats.point_lights, 0);
+    EXPECT_EQ(stats.area_lights, 1);
     EXPECT_EQ(stats.diffuse_materials, 3);
     EXPECT_EQ(stats.mirror_materials, 1);
     EXPECT_EQ(stats.glass_materials, 1);
@@ -261,7 +262,7 @@ TEST(SceneLoad, StatisticsCountEverything) {
     std::ostringstream out;
     PrintSceneStats(scene, stats, out);
     EXPECT_NE(out.str().find("triangles:  18058"), std::string::npos) << out.str();
-    EXPECT_NE(out.str().find("lights:     1 (1 point, 0 spot, 0 directional)"), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("lights:     1 (0 point, 0 spot, 0 directional, 1 area)"), std::string::npos) << out.str();
 }
 
 }  // namespace

@@ -64,6 +64,24 @@ TEST(SaveScene, EnvironmentAndSettingsSurvive) {
     EXPECT_EQ(loaded.environment.rotate_degrees, 12.5f);
 }
 
+TEST(SaveScene, AreaLightsSurvive) {
+    const Scene scene = LoadSceneFromString(R"(
+lights:
+  - {name: panel, type: rect, position: [0, 2, 0], width: 0.7, height: 0.3, rotate: {axis: [1, 0, 0], angle: 20}, power: 5}
+  - {type: disc, position: [1, 1, 0], radius: 0.15, rotate: [0, 0, 90], color: [1, 0.5, 0.25]}
+  - {type: sphere, position: [0, 3, 0], radius: 0.05, animation: [{time: 0, position: [0, 3, 0]}, {time: 1, position: [1, 3, 0]}]}
+)",
+                                            "s.yaml");
+    TempDir dir;
+    SaveScene(scene, dir.Path("saved.yaml"));
+    const Scene loaded = LoadScene(dir.Path("saved.yaml"));
+    EXPECT_TRUE(loaded == scene) << SceneToYaml(loaded, dir.Path());
+    EXPECT_EQ(loaded.lights[0].width, 0.7f);
+    EXPECT_EQ(loaded.lights[0].rotate.angle_degrees, 20.0f);
+    EXPECT_EQ(loaded.lights[1].radius, 0.15f);
+    EXPECT_EQ(loaded.lights[2].type, LightType::sphere);
+}
+
 TEST(SaveScene, PathsAreRewrittenForTheNewFolder) {
     TempDir dir;
     dir.File("a/models/tri.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
