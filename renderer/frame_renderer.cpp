@@ -177,6 +177,10 @@ void FrameRenderer::AddSample() {
 
 uint32_t FrameRenderer::samples() const { return state_->samples; }
 uint32_t FrameRenderer::stored_photons() const { return uint32_t(state_->photons.size()); }
+uint32_t FrameRenderer::eye_paths() const {
+    const EyeState& eye = state_->eye;
+    return eye.level_first.empty() ? eye.pixels : eye.level_first.back();
+}
 std::vector<Photon> FrameRenderer::StoredPhotons() const { return state_->photons.Download(); }
 const PassTimes& FrameRenderer::times() const { return state_->times; }
 std::vector<uint32_t> FrameRenderer::DisplayPixels() const { return state_->display.Download(); }

@@ -57,6 +57,8 @@ public:
 
     uint32_t samples() const;
     uint32_t stored_photons() const;
+    // Eye paths the last sample traced: the camera rays and every branch of their ray trees.
+    uint32_t eye_paths() const;
     // Host copy of the photons the last sample stored.
     std::vector<Photon> StoredPhotons() const;
     const PassTimes& times() const;
