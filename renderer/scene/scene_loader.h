@@ -1,6 +1,6 @@
 // Loading scenes from YAML. Paths in a scene are relative to the scene file. Errors are
-// InputError "file:line:col: error: what was expected"; warnings (a missing MTL file or texture,
-// which fall back to a default material) are printed to stderr in the same style and kept in
+// InputError "file:line:col: error: what was expected" (a missing environment image too);
+// warnings (a missing MTL file or texture, which fall back to a default material) are printed to stderr in the same style and kept in
 // the returned list.
 //
 // The format, with every key (units: metres, degrees, watts, seconds):
@@ -10,11 +10,14 @@
 //               frame_rate, duration}
 //   materials: {NAME: {type: diffuse|mirror|metal|glass, color, texture, checker: {color_a,
 //               color_b, scale}, ior, absorption}, ...}
-//   lights:    [{name, type: point|spot|directional, position, direction | look_at,
-//               inner_angle, outer_angle, color, power, animation: [{time, position}, ...]}, ...]
+//   lights:    [{name, type: point|spot|directional|rect|disc|sphere, position, direction |
+//               look_at, inner_angle, outer_angle, width, height, radius, rotate, color, power,
+//               animation: [{time, position}, ...]}, ...]
 //   objects:   [{name, shape: {type: plane|box|sphere|cylinder|ring|revolution|heightfield, ...}
 //               | mesh: FILE.obj, material, transform: {translate, rotate, scale},
 //               animation: [{time, translate, rotate, scale}, ...]}, ...]
+//   environment: {type: constant|gradient|image, color, horizon, zenith, image: FILE.hdr|.png|.jpg,
+//               rotate, intensity}
 // scenes/ring.yaml is a commented example.
 #pragma once
 

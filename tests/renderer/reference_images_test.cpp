@@ -36,7 +36,7 @@ TEST_P(ReferenceImages, MatchTheStoredImage) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, ReferenceImages,
-                         ::testing::Values("ring", "cornell-glass", "champagne", "pool", "orbit"),
+                         ::testing::Values("ring", "cornell-glass", "champagne", "pool", "orbit", "sky"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                              std::string name = info.param;
                              for (char& c : name)

@@ -46,7 +46,8 @@ INSTANTIATE_TEST_SUITE_P(Scenes, ShippedScenes,
                                            ShippedScene{"champagne.yaml", 2 + 14200 + 5000, 2, false},
                                            ShippedScene{"cornell-glass.yaml", 5 * 2 + 2 * (2 * 96 * 47), 2, false},
                                            ShippedScene{"pool.yaml", 5 * 2 + 2 * 160 * 160, 1, true},
-                                           ShippedScene{"orbit.yaml", 2 + 256 * 8 + 2 * 96 * 47, 2, true}),
+                                           ShippedScene{"orbit.yaml", 2 + 256 * 8 + 2 * 96 * 47, 2, true},
+                                           ShippedScene{"sky.yaml", 2 + 2 * (2 * 128 * 63), 2, false}),
                          [](const ::testing::TestParamInfo<ShippedScene>& info) {
                              std::string name = info.param.file;
                              name = name.substr(0, name.find('.'));

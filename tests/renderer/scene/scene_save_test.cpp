@@ -27,7 +27,8 @@ TEST_P(SaveShipped, RoundTripIsEqual) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, SaveShipped,
-                         ::testing::Values("ring.yaml", "champagne.yaml", "cornell-glass.yaml", "pool.yaml", "orbit.yaml"));
+                         ::testing::Values("ring.yaml", "champagne.yaml", "cornell-glass.yaml", "pool.yaml", "orbit.yaml",
+                                           "sky.yaml"));
 
 TEST(SaveScene, EditedValuesSurvive) {
     Scene scene = LoadScene(SourcePath("scenes/orbit.yaml"));
