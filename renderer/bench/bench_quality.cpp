@@ -113,9 +113,11 @@ int BenchQualityMain(const std::vector<std::string>& args) {
     const std::string reference_text =
         reference_path.empty() ? Concat(reference_samples, " samples (seed ", options.seed, ")") : reference_path;
 
-    std::printf("bench quality: %s on %s, %dx%d, %u photons, k = %d, %d sample%s a frame against %s, %d frames\n",
-                scene.path.c_str(), backend.Describe().c_str(), width, height, settings.photons, settings.k, samples,
-                samples == 1 ? "" : "s", reference_text.c_str(), frames);
+    std::printf("bench quality: %s on %s, %dx%d, %u photons, k = %d, specular splits %d, shadow samples %d, %d "
+                "sample%s a frame against %s, %d frames\n",
+                scene.path.c_str(), backend.Describe().c_str(), width, height, settings.photons, settings.k,
+                settings.specular_splits, settings.shadow_samples, samples, samples == 1 ? "" : "s",
+                reference_text.c_str(), frames);
     std::printf("%-11s %10s %10s %10s %10s\n", "pixels", "count", "MAE", "RMSE", "off > 0.1");
     for (size_t k = 0; k < errors.size(); ++k) {
         const ImageError& e = errors[k];
@@ -126,10 +128,11 @@ int BenchQualityMain(const std::vector<std::string>& args) {
     std::printf("frame ms    %10.3f (min %.3f, max %.3f; %d sample%s)\n", frame.median, frame.min, frame.max, samples,
                 samples == 1 ? "" : "s");
     const ImageError& glass = errors[1 + size_t(FirstHit::Glass)];
-    std::printf("SUMMARY bench quality %s %s %dx%d samples=%d reference=%s: %.3f%% of pixels off by more than 0.1 "
-                "(glass %.3f%%), median frame %.2f ms\n",
-                scene.path.c_str(), backend.Name(), width, height, samples, reference_text.c_str(),
-                100.0 * errors[0].far_fraction, 100.0 * glass.far_fraction, frame.median);
+    std::printf("SUMMARY bench quality %s %s %dx%d samples=%d splits=%d shadow_samples=%d reference=%s: %.3f%% of "
+                "pixels off by more than 0.1 (glass %.3f%%), median frame %.2f ms\n",
+                scene.path.c_str(), backend.Name(), width, height, samples, settings.specular_splits,
+                settings.shadow_samples, reference_text.c_str(), 100.0 * errors[0].far_fraction,
+                100.0 * glass.far_fraction, frame.median);
 
     if (!json_path.empty()) {
         JsonWriter json;
@@ -138,6 +141,8 @@ int BenchQualityMain(const std::vector<std::string>& args) {
         json.Key("scene").String(scene.path);
         json.Key("width").Integer(width).Key("height").Integer(height);
         json.Key("photons").Integer(settings.photons).Key("k").Integer(settings.k);
+        json.Key("specular_splits").Integer(settings.specular_splits);
+        json.Key("shadow_samples").Integer(settings.shadow_samples);
         json.Key("samples").Integer(samples).Key("frames").Integer(frames);
         if (reference_path.empty()) json.Key("reference_samples").Integer(reference_samples);
         else json.Key("reference").String(reference_path);
