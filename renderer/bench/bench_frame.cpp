@@ -92,12 +92,8 @@ int BenchFrameMain(const std::vector<std::string>& args) {
         JsonWriter json;
         json.BeginObject();
         WriteBenchHeader(json, backend);
-        json.Key("scene").String(scene.path);
-        json.Key("width").Integer(width).Key("height").Integer(height);
-        json.Key("photons").Integer(settings.photons).Key("stored_photons").Integer(renderer.stored_photons());
-        json.Key("k").Integer(settings.k).Key("knn").String(KnnMethodName(settings.knn));
-        json.Key("specular_splits").Integer(settings.specular_splits);
-        json.Key("shadow_samples").Integer(settings.shadow_samples);
+        WriteFrameSettings(json, scene.path, width, height, settings);
+        json.Key("stored_photons").Integer(renderer.stored_photons());
         json.Key("eye_paths").Integer(renderer.eye_paths());
         json.Key("frames").Integer(frames);
         json.Key("passes_ms").BeginObject();

@@ -138,11 +138,7 @@ int BenchQualityMain(const std::vector<std::string>& args) {
         JsonWriter json;
         json.BeginObject();
         WriteBenchHeader(json, backend);
-        json.Key("scene").String(scene.path);
-        json.Key("width").Integer(width).Key("height").Integer(height);
-        json.Key("photons").Integer(settings.photons).Key("k").Integer(settings.k);
-        json.Key("specular_splits").Integer(settings.specular_splits);
-        json.Key("shadow_samples").Integer(settings.shadow_samples);
+        WriteFrameSettings(json, scene.path, width, height, settings);
         json.Key("samples").Integer(samples).Key("frames").Integer(frames);
         if (reference_path.empty()) json.Key("reference_samples").Integer(reference_samples);
         else json.Key("reference").String(reference_path);

@@ -47,4 +47,14 @@ void WriteBenchHeader(JsonWriter& json, const Backend& backend) {
     json.Key("date").String(UtcNow());
 }
 
+void WriteFrameSettings(JsonWriter& json, const std::string& scene, int width, int height,
+                        const RenderSettings& settings) {
+    json.Key("scene").String(scene);
+    json.Key("width").Integer(width).Key("height").Integer(height);
+    json.Key("photons").Integer(settings.photons);
+    json.Key("k").Integer(settings.k).Key("knn").String(KnnMethodName(settings.knn));
+    json.Key("specular_splits").Integer(settings.specular_splits);
+    json.Key("shadow_samples").Integer(settings.shadow_samples);
+}
+
 }  // namespace caustica

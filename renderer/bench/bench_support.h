@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/backend.h"
+#include "renderer/frame_renderer.h"
 #include "renderer/output/json_writer.h"
 
 namespace caustica {
@@ -32,5 +33,10 @@ void WriteTiming(JsonWriter& json, const std::string& name, const Timing& t);
 
 // Writes "device", "device_name", "commit" and "date".
 void WriteBenchHeader(JsonWriter& json, const Backend& backend);
+
+// Writes what a rendering benchmark's frames were: "scene", "width", "height", "photons", "k",
+// "knn", "specular_splits" and "shadow_samples".
+void WriteFrameSettings(JsonWriter& json, const std::string& scene, int width, int height,
+                        const RenderSettings& settings);
 
 }  // namespace caustica

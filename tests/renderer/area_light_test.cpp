@@ -14,11 +14,7 @@
 namespace caustica {
 namespace {
 
-Scene Load(const std::string& yaml) {
-    SceneLoadOptions quiet;
-    quiet.print_warnings = false;
-    return LoadSceneFromString(yaml, "area-light-test.yaml", quiet);
-}
+Scene Load(const std::string& yaml) { return testing::SceneFromYaml(yaml, "area-light-test.yaml"); }
 
 Image Render(const Scene& scene, int width, int height, int samples, int shadow_samples) {
     RenderOptions options = testing::SmallFrame(1000, width, height);

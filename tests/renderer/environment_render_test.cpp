@@ -16,11 +16,7 @@
 namespace caustica {
 namespace {
 
-Scene Load(const std::string& yaml) {
-    SceneLoadOptions quiet;
-    quiet.print_warnings = false;
-    return LoadSceneFromString(yaml, ::testing::TempDir() + "/environment-test.yaml", quiet);
-}
+Scene Load(const std::string& yaml) { return testing::SceneFromYaml(yaml, ::testing::TempDir() + "/environment-test.yaml"); }
 
 // One sample: every eye ray goes through its pixel's centre.
 Image RenderCentres(const Scene& scene, int width, int height) {

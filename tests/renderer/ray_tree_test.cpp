@@ -15,11 +15,7 @@
 namespace caustica {
 namespace {
 
-Scene Load(const std::string& yaml) {
-    SceneLoadOptions quiet;
-    quiet.print_warnings = false;
-    return LoadSceneFromString(yaml, "ray-tree-test.yaml", quiet);
-}
+Scene Load(const std::string& yaml) { return testing::SceneFromYaml(yaml, "ray-tree-test.yaml"); }
 
 std::unique_ptr<FrameRenderer> Render(const Scene& scene, int size, int samples, int splits, int seed = 1) {
     RenderOptions options = testing::SmallFrame(0, size, size);
