@@ -32,7 +32,9 @@ struct LightSource {
     float radius = 0.0f;           // disc, sphere
     uint32_t shadow_rays = 1;      // per diffuse point and sample: 1, or an area light's shadow_samples
 
-    CA_HD bool IsArea() const { return kind == LightKind::Rect || kind == LightKind::Disc || kind == LightKind::Sphere; }
+    CA_HD bool IsArea() const {
+        return kind == LightKind::Rect || kind == LightKind::Disc || kind == LightKind::Sphere;
+    }
 
     CA_HD float Area() const {
         switch (kind) {

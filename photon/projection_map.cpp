@@ -117,7 +117,8 @@ const ProjectionMaps& ProjectionMapBuilder::Build(Span<const LightSource> lights
             }
             e.cell_count = uint32_t(maps.cells.size()) - e.first_cell;
             // A cell's solid angle, or its projected solid angle (the hemisphere's is pi).
-            const float cell_measure = (e.cosine ? kPi : 2.0f * kPi * (1.0f - e.z_min)) / (kCellsAlongZ * kCellsAroundAxis);
+            const float cell_measure =
+                (e.cosine ? kPi : 2.0f * kPi * (1.0f - e.z_min)) / (kCellsAlongZ * kCellsAroundAxis);
             e.active_measure = e.cell_count * cell_measure;
         }
         if (e.cell_count == 0) continue;  // this light sees no specular object

@@ -146,7 +146,8 @@ CA_HD CA_INLINE EmittedPhoton EmitPhoton(const EmissionView& emission, Rng& rng,
     photon.origin = e.light.position;
     photon.direction = Normalize(e.u * (r * cosf(phi)) + e.v * (r * sinf(phi)) + e.w * z);
     // Cosine cells sample the cosine law itself: every photon carries the intensity straight ahead.
-    photon.power = (e.cosine ? e.light.power * (1.0f / (4.0f * kLightPi)) : e.light.Intensity(photon.direction)) * scale;
+    photon.power =
+        (e.cosine ? e.light.power * (1.0f / (4.0f * kLightPi)) : e.light.Intensity(photon.direction)) * scale;
     if (e.light.kind == LightKind::Rect || e.light.kind == LightKind::Disc) {
         const float c = rng.NextFloat(), d = rng.NextFloat();
         photon.origin = PointOnFlatLight(e.light, c, d);

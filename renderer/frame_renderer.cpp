@@ -46,9 +46,9 @@ struct FrameRenderer::State {
     std::unique_ptr<WorkerThread> eye_thread;  // last: it finishes its task before the rest goes
 
     explicit State(const Backend& b)
-        : backend(b), triangles(b), shading(b), materials(b), textures(b), texels(b), environment_texels(b), lights(b), emission_lights(b),
-          emission_cdf(b), emission_cells(b), geometry_builder(b), geometry_tree(b), photon_tracer(b), photons(b),
-          photon_map(b), eye(b), sum(b), display(b), eye_backend(b.Background()),
+        : backend(b), triangles(b), shading(b), materials(b), textures(b), texels(b), environment_texels(b), lights(b),
+          emission_lights(b), emission_cdf(b), emission_cells(b), geometry_builder(b), geometry_tree(b),
+          photon_tracer(b), photons(b), photon_map(b), eye(b), sum(b), display(b), eye_backend(b.Background()),
           eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
 
     // The views that show one photon query's value per pixel follow one path per pixel: a sum over a

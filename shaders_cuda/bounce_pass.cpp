@@ -165,8 +165,8 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const 
         state.end_points.Resize(n, false);
         const Span<uint64_t> offsets = state.tree_offsets.span().subspan(first, n);
         ParallelFor(backend, "classify hits", n,
-                    ClassifyHitsPass{scene, lights, key, state.order, tree, bounce, state.paths.span(), state.hits.span(),
-                                     state.children.span(), state.end_points.span(), offsets,
+                    ClassifyHitsPass{scene, lights, key, state.order, tree, bounce, state.paths.span(),
+                                     state.hits.span(), state.children.span(), state.end_points.span(), offsets,
                                      state.tree_radiance.span().subspan(first, n), state.first_hit.span()});
         const uint64_t total = ExclusiveScanTotal<uint64_t>(backend, offsets, offsets);
         const uint32_t child_count = uint32_t(total), ends = uint32_t(total >> 32);

@@ -60,9 +60,9 @@ struct ShadeDiffusePass {
 void RunShadePass(const Backend& backend, Span<const LightSource> lights, uint32_t rays_per_end, SampleKey key,
                   Rgb ambient, ShadeView view, float max_radius, EyeState& state) {
     ParallelFor(backend, "shade", state.end_count,
-                ShadeDiffusePass{lights, rays_per_end, key, ambient, view, max_radius, state.diffuse.span(), state.end_path.span(),
-                                 state.visible.span(), state.caustic.span(), state.caustic_radius.span(),
-                                 state.caustic_nearest2.span(), state.tree_radiance.span()});
+                ShadeDiffusePass{lights, rays_per_end, key, ambient, view, max_radius, state.diffuse.span(),
+                                 state.end_path.span(), state.visible.span(), state.caustic.span(),
+                                 state.caustic_radius.span(), state.caustic_nearest2.span(), state.tree_radiance.span()});
 }
 
 }  // namespace caustica

@@ -89,7 +89,8 @@ bool operator==(const Scene& a, const Scene& b) {
     auto eq = [](const auto& x, const auto& y) { return x == y; };
     return a.camera == b.camera && a.settings == b.settings && SameList(a.materials, b.materials, eq) &&
            a.textures.size() == b.textures.size() && SameList(a.lights, b.lights, eq) &&
-           SameList(a.objects, b.objects, eq) && a.environment == b.environment && a.user_materials == b.user_materials &&
+           SameList(a.objects, b.objects, eq) && a.environment == b.environment &&
+           a.user_materials == b.user_materials &&
            a.default_material == b.default_material;
 }
 

@@ -243,7 +243,8 @@ Light Loader::ReadLight(const YAML::Node& node, int index) {
     l.type = static_cast<LightType>(type);
     std::vector<std::string> known = {"name", "type", "color", "power", "position"};
     if (l.type != LightType::directional) known.push_back("animation");
-    if (l.type == LightType::spot || l.type == LightType::directional) known.insert(known.end(), {"direction", "look_at"});
+    if (l.type == LightType::spot || l.type == LightType::directional)
+        known.insert(known.end(), {"direction", "look_at"});
     if (l.type == LightType::spot) known.insert(known.end(), {"inner_angle", "outer_angle"});
     if (l.type == LightType::rect) known.insert(known.end(), {"width", "height"});
     if (l.type == LightType::disc || l.type == LightType::sphere) known.push_back("radius");
@@ -530,7 +531,8 @@ void Loader::ReadEnvironment(const YAML::Node& node) {
     e.image_path = path.absolute;
     const FileRead read = options_.files(path.absolute, kMaxImageBytes);
     if (read.status != FileRead::Status::ok)
-        r_.Fail(map.Get("image"), Concat("environment image \"", path.display, "\" ", Describe(read.status, kMaxImageBytes)));
+        r_.Fail(map.Get("image"),
+                Concat("environment image \"", path.display, "\" ", Describe(read.status, kMaxImageBytes)));
     auto image = std::make_shared<EnvironmentImage>();
     image->path = path.absolute;
     std::string why;

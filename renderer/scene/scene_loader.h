@@ -1,7 +1,7 @@
 // Loading scenes from YAML. Paths in a scene are relative to the scene file. Errors are
 // InputError "file:line:col: error: what was expected" (a missing environment image too);
-// warnings (a missing MTL file or texture, which fall back to a default material) are printed to stderr in the same style and kept in
-// the returned list.
+// warnings (a missing MTL file or texture, which fall back to a default material) are printed to
+// stderr in the same style and kept in the returned list.
 //
 // The format, with every key (units: metres, degrees, watts, seconds):
 //   camera:    {position, look_at, up, fov, resolution: [w, h],

@@ -13,7 +13,8 @@ namespace {
 // The direction through the centre of texel (x, y) of a width x height equirectangular image.
 Vec3 TexelDirection(int x, int y, int width, int height) {
     const double phi = ((x + 0.5) / width - 0.5) * 2.0 * M_PI, theta = (y + 0.5) / height * M_PI;
-    return Vec3(float(std::sin(theta) * std::sin(phi)), float(std::cos(theta)), float(-std::sin(theta) * std::cos(phi)));
+    return Vec3(float(std::sin(theta) * std::sin(phi)), float(std::cos(theta)),
+                float(-std::sin(theta) * std::cos(phi)));
 }
 
 void ExpectNear(Rgb a, Rgb b, float tolerance) {

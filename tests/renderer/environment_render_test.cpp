@@ -16,7 +16,10 @@
 namespace caustica {
 namespace {
 
-Scene Load(const std::string& yaml) { return testing::SceneFromYaml(yaml, ::testing::TempDir() + "/environment-test.yaml"); }
+// Beside the test's image file.
+Scene Load(const std::string& yaml) {
+    return testing::SceneFromYaml(yaml, ::testing::TempDir() + "/environment-test.yaml");
+}
 
 // One sample: every eye ray goes through its pixel's centre.
 Image RenderCentres(const Scene& scene, int width, int height) {
