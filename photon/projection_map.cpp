@@ -28,19 +28,20 @@ Rgb ProjectionMaps::EmittedPower() const {
             total += e.light.power * e.active_measure;
         } else {
             // Point and spot: intensity times active solid angle (spot falloff averaged by sampling,
-            // so this is the point-light bound; exact for point lights).
+            // so this is the point-light bound; exact for point lights). Area lights: the intensity
+            // straight ahead times the active (rect, disc: projected) solid angle.
             total += e.light.power * (e.active_measure / (4.0f * kPi));
         }
     }
     return total;
 }
 
-const std::vector<ProjectionMapBuilder::CellCone>& ProjectionMapBuilder::ConesFor(float z_min) {
-    if (z_min == cones_z_min_) return cones_;
+const std::vector<ProjectionMapBuilder::CellCone>& ProjectionMapBuilder::ConesFor(float z_min, bool cosine) {
+    std::vector<CellCone>& cones = cosine ? cosine_cones_ : cones_;
+    if (cosine ? !cones.empty() : z_min == cones_z_min_) return cones;
     // Each cell of the (cos angle, azimuth) grid: the direction at its centre, and the largest angle
     // from there to its corners and edge midpoints, widened a little since edges bulge past them.
-    cones_.clear();
-    const float band = (1.0f - z_min) / kCellsAlongZ;
+    cones.clear();
     const float dphi = 2.0f * kPi / kCellsAroundAxis;
     auto direction = [](float z, float phi) {
         const float r = std::sqrt(std::fmax(0.0f, 1.0f - z * z));
@@ -48,18 +49,19 @@ const std::vector<ProjectionMapBuilder::CellCone>& ProjectionMapBuilder::ConesFo
     };
     for (int iz = 0; iz < kCellsAlongZ; ++iz)
         for (int iphi = 0; iphi < kCellsAroundAxis; ++iphi) {
-            const Vec3 axis = Normalize(direction(z_min + (iz + 0.5f) * band, (iphi + 0.5f) * dphi));
+            auto z = [&](float bands) { return CellZ(z_min, cosine, bands); };
+            const Vec3 axis = Normalize(direction(z(iz + 0.5f), (iphi + 0.5f) * dphi));
             float widest = 0.0f;
             for (int cz = 0; cz <= 2; ++cz)
                 for (int cp = 0; cp <= 2; ++cp) {
-                    const Vec3 corner = direction(z_min + (iz + 0.5f * cz) * band, (iphi + 0.5f * cp) * dphi);
+                    const Vec3 corner = direction(z(iz + 0.5f * cz), (iphi + 0.5f * cp) * dphi);
                     widest = std::fmax(widest, std::acos(std::fmin(1.0f, Dot(axis, Normalize(corner)))));
                 }
             const float half = widest * 1.05f + 1e-4f;
-            cones_.push_back({axis, std::cos(half), std::sin(half)});
+            cones.push_back({axis, std::cos(half), std::sin(half)});
         }
-    cones_z_min_ = z_min;
-    return cones_;
+    if (!cosine) cones_z_min_ = z_min;
+    return cones;
 }
 
 const ProjectionMaps& ProjectionMapBuilder::Build(Span<const LightSource> lights, Span<const SpecularBound> specular,
@@ -72,7 +74,8 @@ const ProjectionMaps& ProjectionMapBuilder::Build(Span<const LightSource> lights
     for (const LightSource& light : lights) {
         LightEmission e;
         e.light = light;
-        e.w = light.kind == LightKind::Point ? Vec3(0, 0, 1) : Normalize(light.direction);
+        const bool all_around = light.kind == LightKind::Point || light.kind == LightKind::Sphere;
+        e.w = all_around ? Vec3(0, 0, 1) : Normalize(light.direction);
         OrthonormalBasis(e.w, &e.u, &e.v);
         e.first_cell = uint32_t(maps.cells.size());
         if (light.kind == LightKind::Directional) {
@@ -98,20 +101,25 @@ const ProjectionMaps& ProjectionMapBuilder::Build(Span<const LightSource> lights
             e.cell_count = uint32_t(maps.cells.size()) - e.first_cell;
             e.active_measure = e.cell_count * cell * cell;
         } else {
-            e.z_min = light.kind == LightKind::Spot ? std::fmax(-1.0f, light.cos_outer) : -1.0f;
-            const std::vector<CellCone>& cones = ConesFor(e.z_min);
+            e.cosine = light.kind == LightKind::Rect || light.kind == LightKind::Disc;
+            e.z_min = light.kind == LightKind::Spot ? std::fmax(-1.0f, light.cos_outer) : (e.cosine ? 0.0f : -1.0f);
+            const std::vector<CellCone>& cones = ConesFor(e.z_min, e.cosine);
+            // An area light's rays start anywhere within its bounding radius of its centre.
+            const float reach = light.BoundingRadius();
             for (uint32_t cell = 0; cell < cones.size(); ++cell) {
                 const CellCone& c = cones[cell];
                 const Vec3 axis = e.u * c.axis.x + e.v * c.axis.y + e.w * c.axis.z;
                 for (const SpecularBound& s : specular)
-                    if (ConeSeesSphere(light.position, axis, c.cos_half, c.sin_half, s)) {
+                    if (ConeSeesSphere(light.position, axis, c.cos_half, c.sin_half, {s.center, s.radius + reach})) {
                         maps.cells.push_back(cell);
                         break;
                     }
             }
             e.cell_count = uint32_t(maps.cells.size()) - e.first_cell;
-            const float cell_solid_angle = 2.0f * kPi * (1.0f - e.z_min) / (kCellsAlongZ * kCellsAroundAxis);
-            e.active_measure = e.cell_count * cell_solid_angle;
+            // A cell's solid angle, or its projected solid angle (the hemisphere's is pi).
+            const float cell_measure =
+                (e.cosine ? kPi : 2.0f * kPi * (1.0f - e.z_min)) / (kCellsAlongZ * kCellsAroundAxis);
+            e.active_measure = e.cell_count * cell_measure;
         }
         if (e.cell_count == 0) continue;  // this light sees no specular object
         const float power = Luminance(light.kind == LightKind::Directional ? light.power * e.active_measure

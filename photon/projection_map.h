@@ -7,6 +7,15 @@
 // object. Photons leave only through active cells, and each carries the power that leaves through
 // the active cells divided by the photon count, so the total caustic power does not depend on how
 // many photons are traced.
+//
+// Area lights emit from their surface: a photon leaves a point chosen by area (a sphere light: by
+// area of its cross-section facing the photon's direction) in a direction from the active cells.
+// The cells are those of a point light at the light's centre (a sphere: over the whole sphere; a
+// rect or disc: over the hemisphere it faces, in bands of equal projected solid angle, so that
+// directions follow the cosine law and all photons carry the same power), and a cell is active
+// when its bundle may pass within the light's bounding radius of a specular object's bounds: every
+// ray from any point of the light that can reach the object leaves through an active cell, so the
+// emission stays unbiased while the maps stay one per light.
 #pragma once
 
 #include <cstdint>
@@ -31,12 +40,14 @@ struct LightEmission {
     LightSource light;
     Vec3 u, v, w;             // frame: w is the spot axis, the directional light's travel direction,
                               // or +z for a point light
-    float z_min = -1.0f;      // point/spot: the cells cover cos(angle to w) in [z_min, 1]
+    float z_min = -1.0f;      // point/spot/area: the cells cover cos(angle to w) in [z_min, 1]
+    bool cosine = false;      // rect, disc: the bands are of equal projected solid angle (z^2 uniform)
     Vec3 plane_origin;        // directional: the corner of the emitting square (u, v span it)
     float plane_size = 0;     // directional: the square's side
     uint32_t first_cell = 0;  // active cells: cells[first_cell, first_cell + cell_count)
     uint32_t cell_count = 0;
-    float active_measure = 0; // solid angle (sr) or area (m^2) of the active cells
+    float active_measure = 0; // solid angle (sr; rect and disc: projected solid angle) or area (m^2) of the
+                              // active cells
 };
 
 // What the photon tracer reads: the lights' emission, the cumulative probability of choosing each
@@ -62,6 +73,13 @@ constexpr int kCellsAlongZ = 64;     // point/spot cells: bands of equal solid a
 constexpr int kCellsAroundAxis = 128;
 constexpr int kPlaneCells = 128;     // directional cells: kPlaneCells x kPlaneCells squares
 
+// The cosine to the light's axis 'bands' of the kCellsAlongZ bands of cells away from z_min: the
+// bands are even in the cosine (equal solid angles), or in its square (equal projected solid
+// angles, from z_min = 0).
+CA_HD CA_INLINE float CellZ(float z_min, bool cosine, float bands) {
+    return cosine ? sqrtf(bands * (1.0f / kCellsAlongZ)) : z_min + bands * ((1.0f - z_min) / kCellsAlongZ);
+}
+
 // Builds the projection maps of a frame's lights. The cones of the point and spot lights' cells
 // depend only on how far the cells reach from the light's axis, not on where it points, so the
 // builder keeps them in the light's own frame and a frame computes none of them again.
@@ -77,10 +95,10 @@ private:
         Vec3 axis;
         float cos_half, sin_half;
     };
-    const std::vector<CellCone>& ConesFor(float z_min);
+    const std::vector<CellCone>& ConesFor(float z_min, bool cosine);
 
     float cones_z_min_ = 2.0f;  // the z_min cones_ were made for (2: none yet)
-    std::vector<CellCone> cones_;
+    std::vector<CellCone> cones_, cosine_cones_;
     ProjectionMaps maps_;
 };
 
@@ -122,13 +140,25 @@ CA_HD CA_INLINE EmittedPhoton EmitPhoton(const EmissionView& emission, Rng& rng,
         photon.power = e.light.power * scale;
         return photon;
     }
-    const float band = (1.0f - e.z_min) / kCellsAlongZ;
-    const float z = e.z_min + (float(cell / kCellsAroundAxis) + a) * band;
+    const float z = CellZ(e.z_min, e.cosine, float(cell / kCellsAroundAxis) + a);
     const float phi = (float(cell % kCellsAroundAxis) + b) * (2.0f * 3.14159265358979f / kCellsAroundAxis);
     const float r = sqrtf(Max(0.0f, 1.0f - z * z));
     photon.origin = e.light.position;
     photon.direction = Normalize(e.u * (r * cosf(phi)) + e.v * (r * sinf(phi)) + e.w * z);
-    photon.power = e.light.Intensity(photon.direction) * scale;
+    // Cosine cells sample the cosine law itself: every photon carries the intensity straight ahead.
+    photon.power =
+        (e.cosine ? e.light.power * (1.0f / (4.0f * kLightPi)) : e.light.Intensity(photon.direction)) * scale;
+    if (e.light.kind == LightKind::Rect || e.light.kind == LightKind::Disc) {
+        const float c = rng.NextFloat(), d = rng.NextFloat();
+        photon.origin = PointOnFlatLight(e.light, c, d);
+    } else if (e.light.kind == LightKind::Sphere) {
+        // A point of the cross-section facing the direction, lifted onto the near side.
+        const Vec2 p = ConcentricDisc(rng.NextFloat(), rng.NextFloat()) ;
+        Vec3 t, s;
+        OrthonormalBasis(photon.direction, &t, &s);
+        const float lift = sqrtf(Max(0.0f, 1.0f - p.x * p.x - p.y * p.y));
+        photon.origin = e.light.position + (t * p.x + s * p.y + photon.direction * lift) * e.light.radius;
+    }
     return photon;
 }
 

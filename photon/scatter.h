@@ -9,39 +9,52 @@
 
 namespace caustica {
 
+// Both ways light can leave a specular surface point: the mirror direction and, at glass, the
+// refracted one, with the share of the light each takes.
+struct SpecularBranches {
+    Vec3 reflected, refracted;  // unit; refracted is valid when reflectance < 1
+    float reflectance;          // Fresnel's share of the reflection: 1 at mirrors, under total internal
+                                // reflection, and where refraction would leave on the wrong side
+    Rgb weight;                 // the factor on both branches: a mirror's tint, or the transmittance of
+                                // the glass the ray travelled through
+};
+
+// The branches of direction d at a specular surface point. segment_length is the distance travelled
+// to reach it: when the ray arrives from inside glass it travelled through the glass, which absorbs
+// (Beer-Lambert). The eye passes may follow both branches (weights reflectance and 1 - reflectance);
+// ScatterSpecular picks one.
+CA_HD CA_INLINE SpecularBranches SplitSpecular(const SurfacePoint& p, Vec3 d, float segment_length) {
+    const SurfaceMaterial& m = *p.material;
+    const Vec3 n = p.shading_normal;
+    SpecularBranches b;
+    b.weight = Rgb(1.0f);
+    b.reflectance = 1.0f;
+    b.reflected = Reflect(d, n);
+    // A shading normal far from the geometric one can reflect below the surface: fall back.
+    if (Dot(b.reflected, p.geometric_normal) <= 0.0f) b.reflected = Reflect(d, p.geometric_normal);
+    if (m.type == SurfaceType::Mirror) {
+        b.weight = m.color;
+        return b;
+    }
+    if (!p.entering) b.weight = Transmittance(m.absorption, segment_length);
+    const float eta = p.entering ? m.ior : 1.0f / m.ior;
+    const float cos_i = Min(1.0f, Max(0.0f, -Dot(d, n)));
+    if (Refract(d, n, eta, &b.refracted) && Dot(b.refracted, p.geometric_normal) < 0.0f)
+        b.reflectance = FresnelDielectric(cos_i, eta);
+    return b;
+}
+
 struct SpecularEvent {
     Vec3 direction;  // the continuing direction (unit)
     Rgb weight;      // the factor on the carried power or throughput
 };
 
-// Scatters direction d at a specular surface point. segment_length is the distance travelled to
-// reach it: when the ray arrives from inside glass it travelled through the glass, which absorbs
-// (Beer-Lambert). At glass, xi in [0, 1) chooses reflection with the Fresnel probability (Russian
-// roulette, so the weight needs no Fresnel factor); total internal reflection always reflects.
+// Scatters direction d at a specular surface point into one branch: xi in [0, 1) chooses
+// reflection with the Fresnel probability (Russian roulette, so the weight needs no Fresnel
+// factor). Photon tracing uses it, and eye rays past the depth where they split.
 CA_HD CA_INLINE SpecularEvent ScatterSpecular(const SurfacePoint& p, Vec3 d, float segment_length, float xi) {
-    const SurfaceMaterial& m = *p.material;
-    const Vec3 n = p.shading_normal;
-    SpecularEvent e;
-    e.weight = Rgb(1.0f);
-    Vec3 reflected = Reflect(d, n);
-    // A shading normal far from the geometric one can reflect below the surface: fall back.
-    if (Dot(reflected, p.geometric_normal) <= 0.0f) reflected = Reflect(d, p.geometric_normal);
-    if (m.type == SurfaceType::Mirror) {
-        e.direction = reflected;
-        e.weight = m.color;
-        return e;
-    }
-    if (!p.entering) e.weight = Transmittance(m.absorption, segment_length);
-    const float eta = p.entering ? m.ior : 1.0f / m.ior;
-    const float cos_i = Min(1.0f, Max(0.0f, -Dot(d, n)));
-    Vec3 refracted;
-    if (xi < FresnelDielectric(cos_i, eta) || !Refract(d, n, eta, &refracted) ||
-        Dot(refracted, p.geometric_normal) >= 0.0f) {
-        e.direction = reflected;
-    } else {
-        e.direction = refracted;
-    }
-    return e;
+    const SpecularBranches b = SplitSpecular(p, d, segment_length);
+    return {xi < b.reflectance ? b.reflected : b.refracted, b.weight};
 }
 
 }  // namespace caustica

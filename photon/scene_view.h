@@ -1,5 +1,5 @@
 // The scene as the photon tracer and the render passes read it on either backend: triangles and
-// their kd-tree, per-triangle shading data, materials and textures. All spans are in the backend's
+// their kd-tree, per-triangle shading data, materials and textures, and the environment. All spans are in the backend's
 // memory; the view is passed by value into per-item functors.
 #pragma once
 
@@ -12,6 +12,7 @@
 #include "kdtree/triangle/sah_tree.h"
 #include "kdtree/triangle/traversal.h"
 #include "kdtree/triangle/triangle.h"
+#include "photon/environment.h"
 #include "photon/surface.h"
 
 namespace caustica {
@@ -33,6 +34,7 @@ struct SceneView {
     Span<const TextureView> textures;
     Span<const uint32_t> texels;  // RGBA8 sRGB, all textures one after another
     SahTreeView tree;
+    EnvironmentView environment;  // what rays that leave the scene see
 
     CA_HD Hit Closest(const Ray& ray) const { return FindClosestHit(tree, triangles.data(), ray); }
     CA_HD bool Occluded(const Ray& ray) const { return IsOccluded(tree, triangles.data(), ray); }

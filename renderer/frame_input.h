@@ -7,6 +7,7 @@
 
 #include "core/vec.h"
 #include "kdtree/triangle/triangle.h"
+#include "photon/environment.h"
 #include "photon/light.h"
 #include "photon/projection_map.h"
 #include "photon/surface.h"
@@ -19,6 +20,8 @@ struct SceneMaterials {
     std::vector<SurfaceMaterial> materials;
     std::vector<TextureView> textures;
     std::vector<uint32_t> texels;  // RGBA8, red in the low byte
+    EnvironmentView environment;   // its texels (none but an image's) are environment_texels
+    std::vector<Rgb> environment_texels;
 };
 
 struct FrameInput {

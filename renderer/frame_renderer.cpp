@@ -24,7 +24,11 @@ struct FrameRenderer::State {
     Buffer<SurfaceMaterial> materials;
     Buffer<TextureView> textures;
     Buffer<uint32_t> texels;
+    EnvironmentView environment;
+    Buffer<Rgb> environment_texels;
+    std::vector<LightSource> frame_lights;  // the frame's, with their shadow rays
     Buffer<LightSource> lights;
+    uint32_t shadow_rays_per_end = 0;
     ProjectionMapBuilder emission_maps;
     Buffer<LightEmission> emission_lights;
     Buffer<float> emission_cdf;
@@ -46,15 +50,25 @@ struct FrameRenderer::State {
     std::unique_ptr<WorkerThread> eye_thread;  // last: it finishes its task before the rest goes
 
     explicit State(const Backend& b)
-        : backend(b), triangles(b), shading(b), materials(b), textures(b), texels(b), lights(b), emission_lights(b),
-          emission_cdf(b), emission_cells(b), geometry_builder(b), geometry_tree(b), photon_tracer(b), photons(b),
-          photon_map(b), eye(b), sum(b), display(b), eye_backend(b.Background()),
+        : backend(b), triangles(b), shading(b), materials(b), textures(b), texels(b), environment_texels(b), lights(b),
+          emission_lights(b), emission_cdf(b), emission_cells(b), geometry_builder(b), geometry_tree(b),
+          photon_tracer(b), photons(b), photon_map(b), eye(b), sum(b), display(b), eye_backend(b.Background()),
           eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
+
+    // The views that show one photon query's value per pixel follow one path per pixel: a sum over a
+    // ray tree would blend their colours.
+    EyeTreeSettings EyeTree() const {
+        const bool one_path = settings.view == ShadeView::Photons || settings.view == ShadeView::KnnRadius;
+        return {settings.max_bounces, one_path ? 0 : settings.specular_splits, settings.view == ShadeView::Full};
+    }
 
     float DisplayScale() const { return caustica::DisplayScale(settings); }
 
     SceneView View() const {
-        return {triangles.span(), shading.span(), materials.span(), textures.span(), texels.span(), geometry_tree.View()};
+        EnvironmentView sky = environment;
+        sky.texels = environment_texels.span();
+        return {triangles.span(), shading.span(), materials.span(), textures.span(), texels.span(),
+                geometry_tree.View(), sky};
     }
 };
 
@@ -66,6 +80,8 @@ void FrameRenderer::SetMaterials(const SceneMaterials& materials) {
     s.materials.Upload(materials.materials);
     s.textures.Upload(materials.textures);
     s.texels.Upload(materials.texels);
+    s.environment = materials.environment;
+    s.environment_texels.Upload(materials.environment_texels);
 }
 
 void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& settings) {
@@ -76,7 +92,10 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
     s.max_radius = settings.max_radius_fraction * Length(frame.bounds.Extent());
     s.triangles.Upload(frame.triangles);
     s.shading.Upload(frame.shading);
-    s.lights.Upload(frame.lights);
+    s.frame_lights = frame.lights;
+    for (LightSource& l : s.frame_lights) l.shadow_rays = l.IsArea() ? uint32_t(settings.shadow_samples) : 1u;
+    s.lights.Upload(s.frame_lights);
+    s.shadow_rays_per_end = ShadowRaysPerEnd(s.frame_lights);
     const ProjectionMaps& maps = s.emission_maps.Build(frame.lights, frame.specular, frame.bounds);
     s.emission_lights.Upload(maps.lights);
     s.emission_cdf.Upload(maps.light_cdf);
@@ -111,10 +130,10 @@ void FrameRenderer::AddSample() {
         s.times.eye = eye_clock.ElapsedMs();
         if (traversal_cost) return;  // the heat map replaces the rest of the sample
         eye_clock.Restart();
-        RunBouncePasses(s.eye_backend, scene, s.settings.max_bounces, key, s.eye);
+        RunBouncePasses(s.eye_backend, scene, s.lights.span(), s.EyeTree(), key, s.eye);
         s.times.bounces = eye_clock.ElapsedMs();
         eye_clock.Restart();
-        RunShadowPass(s.eye_backend, scene, s.lights.span(), s.eye);
+        RunShadowPass(s.eye_backend, scene, s.lights.span(), s.shadow_rays_per_end, key, s.eye);
         s.times.shadow = eye_clock.ElapsedMs();  // waits for the chain: its results are complete
     };
     if (s.eye_thread) s.eye_thread->Start(eye_passes);
@@ -147,7 +166,9 @@ void FrameRenderer::AddSample() {
     knn.k = s.settings.k;
     knn.max_radius = s.max_radius;
     RunCausticPass(s.backend, s.photon_map, s.photons.span(), knn, s.settings.filter, s.eye);
-    RunShadePass(s.backend, s.lights.span(), s.ambient, s.settings.view, s.max_radius, s.eye);
+    RunShadePass(s.backend, s.lights.span(), s.shadow_rays_per_end, key, s.ambient, s.settings.view, s.max_radius,
+                 s.eye);
+    RunSumTreePass(s.backend, s.eye);
     s.times.shade = clock.ElapsedMs();
 
     clock.Restart();
@@ -158,9 +179,21 @@ void FrameRenderer::AddSample() {
 
 uint32_t FrameRenderer::samples() const { return state_->samples; }
 uint32_t FrameRenderer::stored_photons() const { return uint32_t(state_->photons.size()); }
+uint32_t FrameRenderer::eye_paths() const {
+    const EyeState& eye = state_->eye;
+    return eye.level_first.empty() ? eye.pixels : eye.level_first.back();
+}
 std::vector<Photon> FrameRenderer::StoredPhotons() const { return state_->photons.Download(); }
 const PassTimes& FrameRenderer::times() const { return state_->times; }
 std::vector<uint32_t> FrameRenderer::DisplayPixels() const { return state_->display.Download(); }
+
+std::vector<FirstHit> FrameRenderer::FirstHits() const {
+    const State& s = *state_;
+    const std::vector<FirstHit> ordered = s.eye.first_hit.Download();
+    std::vector<FirstHit> rows(ordered.size());
+    for (uint32_t i = 0; i < ordered.size(); ++i) rows[s.eye.order.Linear(i)] = ordered[i];
+    return rows;
+}
 
 Image FrameRenderer::SampleSum() const {
     const State& s = *state_;

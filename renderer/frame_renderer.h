@@ -22,6 +22,8 @@ struct RenderSettings {
     uint32_t photons = 200000;  // emitted per sample
     int k = 50;                 // photons per radiance estimate
     int max_bounces = 8;        // specular bounces of photons and eye rays
+    int specular_splits = 0;    // bounces at which eye rays follow both branches at glass (EyeTreeSettings)
+    int shadow_samples = 1;     // shadow rays per diffuse point and area light
     uint64_t seed = 1;
     float exposure = 1.0f;
     PhotonFilter filter = PhotonFilter::Cone;
@@ -64,6 +66,8 @@ public:
 
     uint32_t samples() const;
     uint32_t stored_photons() const;
+    // Eye paths the last sample traced: the camera rays and every branch of their ray trees.
+    uint32_t eye_paths() const;
     // Host copy of the photons the last sample stored.
     std::vector<Photon> StoredPhotons() const;
     const PassTimes& times() const;
@@ -73,6 +77,8 @@ public:
     Image SampleSum() const;
     // The same as RGBA8 sRGB pixels (the viewer's texture).
     std::vector<uint32_t> DisplayPixels() const;
+    // What each pixel's eye ray met first in the last sample, row by row.
+    std::vector<FirstHit> FirstHits() const;
 
 private:
     struct State;

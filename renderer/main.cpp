@@ -32,7 +32,7 @@ const char* kUsage =
     "                      render frames headless to PNG, JPEG or EXR files\n"
     "  combine PART.exr... -o FILE\n"
     "                      add up a still's sample ranges (render --sample-range)\n"
-    "  bench kdtree|photons|frame ...\n"
+    "  bench kdtree|photons|frame|quality ...\n"
     "                      benchmarks: print a table, write --json FILE\n"
     "  info SCENE          load and validate a scene, print its statistics\n"
     "\n"

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/number_text.h"
+#include "renderer/scene/scene_loader.h"
 
 namespace caustica {
 namespace {
@@ -27,6 +28,9 @@ LightKind ToLightKind(LightType type) {
     switch (type) {
         case LightType::spot: return LightKind::Spot;
         case LightType::directional: return LightKind::Directional;
+        case LightType::rect: return LightKind::Rect;
+        case LightType::disc: return LightKind::Disc;
+        case LightType::sphere: return LightKind::Sphere;
         case LightType::point: break;
     }
     return LightKind::Point;
@@ -50,6 +54,8 @@ RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& o, bo
     CheckRange("--seed", o.seed, 0, 2147483647);
     CheckRange("--photons", o.photons, 0, 100000000);
     CheckRange("--k", o.k, 0, 1024);
+    CheckRange("--specular-splits", o.specular_splits, -1, SceneLimits::kMaxSpecularSplits);
+    CheckRange("--shadow-samples", o.shadow_samples, 0, SceneLimits::kMaxShadowSamples);
     CheckRange("--width", o.width, 0, kMaxImageSide);
     CheckRange("--height", o.height, 0, kMaxImageSide);
     // One side alone keeps the camera's aspect ratio; the other side must fit too.
@@ -66,6 +72,8 @@ RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& o, bo
                                               : std::min(scene.settings.photons, kCpuDefaultPhotons)));
     s.k = o.k > 0 ? o.k : scene.settings.k;
     s.max_bounces = scene.settings.max_bounces;
+    s.specular_splits = o.specular_splits >= 0 ? o.specular_splits : scene.settings.specular_splits;
+    s.shadow_samples = o.shadow_samples > 0 ? o.shadow_samples : scene.settings.shadow_samples;
     s.seed = uint64_t(o.seed);
     s.exposure = float(o.exposure);
     s.filter = o.filter == "epanechnikov" ? PhotonFilter::Epanechnikov : PhotonFilter::Cone;
@@ -113,6 +121,22 @@ SceneMaterials ToSceneMaterials(const Scene& scene) {
         s.absorption = m.absorption;
         out.materials.push_back(s);
     }
+    const Environment& e = scene.environment;
+    EnvironmentView& view = out.environment;
+    view.kind = e.kind == Environment::Kind::gradient ? EnvironmentKind::Gradient
+                : e.kind == Environment::Kind::image  ? EnvironmentKind::Image
+                                                      : EnvironmentKind::Constant;
+    view.color = e.kind == Environment::Kind::gradient ? e.horizon : e.color;
+    view.zenith = e.zenith;
+    view.intensity = e.intensity;
+    const double turn = double(e.rotate_degrees) * 3.14159265358979323846 / 180.0;
+    view.cos_turn = float(std::cos(turn));
+    view.sin_turn = float(std::sin(turn));
+    if (e.kind == Environment::Kind::image && e.image) {
+        view.width = e.image->width;
+        view.height = e.image->height;
+        out.environment_texels = e.image->texels;
+    }
     return out;
 }
 
@@ -154,6 +178,15 @@ void ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, F
             s.cos_inner = l.cos_inner;
             s.cos_outer = l.cos_outer;
         }
+        if (l.type == LightType::rect) {
+            s.half_u = l.u_axis * (0.5f * l.width);
+            s.half_v = l.v_axis * (0.5f * l.height);
+        }
+        if (l.type == LightType::disc) {
+            s.half_u = l.u_axis * l.radius;
+            s.half_v = l.v_axis * l.radius;
+        }
+        s.radius = l.radius;
         in.lights.push_back(s);
     }
     in.specular.clear();

@@ -23,6 +23,8 @@ struct RenderOptions {
     int seed = 1;
     int photons = 0;  // 0: the scene's setting (capped on the CPU)
     int k = 0;        // 0: the scene's setting
+    int specular_splits = -1;  // -1: the scene's setting
+    int shadow_samples = 0;    // 0: the scene's setting
     int width = 0, height = 0;  // 0: the scene camera's resolution
     double exposure = 1.0;
     std::string filter = "cone";

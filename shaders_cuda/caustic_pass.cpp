@@ -6,23 +6,21 @@ namespace caustica {
 namespace {
 
 struct GatherQueriesPass {
-    Span<const uint32_t> diffuse_pixels;
     Span<const DiffusePoint> diffuse;
     Span<Vec3> queries;
-    CA_HD void operator()(int i) const { queries[i] = diffuse[diffuse_pixels[i]].position; }
+    CA_HD void operator()(int i) const { queries[i] = diffuse[i].position; }
 };
 
 // The filter of each query's photons, run where the KNN leaves them (on the GPU: shared memory).
 struct FilterPhotons {
     Span<const Photon> photons;
-    Span<const uint32_t> diffuse_pixels;
     Span<const DiffusePoint> diffuse;
     PhotonFilter filter;
     Span<Rgb> caustic;
     Span<float> radius;
     Span<float> nearest2;
     CA_HD void operator()(uint32_t i, KnnSlot neighbours, KnnOutcome o) const {
-        const DiffusePoint& d = diffuse[diffuse_pixels[i]];
+        const DiffusePoint& d = diffuse[i];
         caustic[i] = CausticIrradiance(
             photons, [neighbours](int j) { return neighbours.indices[uint32_t(j) * neighbours.stride]; },
             int(o.count), o.radius, d.position, d.normal, filter);
@@ -37,16 +35,16 @@ struct FilterPhotons {
 
 void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, Span<const Photon> photons,
                     const KnnSettings& knn, PhotonFilter filter, EyeState& state) {
-    const uint32_t n = state.diffuse_count;
+    const uint32_t n = state.end_count;
     state.caustic_queries.Resize(n, false);
     state.caustic.Resize(n, false);
     ParallelFor(backend, "caustic queries", n,
-                GatherQueriesPass{state.diffuse_pixels.span(), state.diffuse.span(), state.caustic_queries.span()});
+                GatherQueriesPass{state.diffuse.span(), state.caustic_queries.span()});
     state.caustic_radius.Resize(n, false);
     state.caustic_nearest2.Resize(n, false);
     KnnForEach(backend, photon_map.Tree(), photon_map.Radii(), Span<const Vec3>(state.caustic_queries.span()), knn,
                state.knn,
-               FilterPhotons{photons, state.diffuse_pixels.span(), state.diffuse.span(), filter, state.caustic.span(),
+               FilterPhotons{photons, state.diffuse.span(), filter, state.caustic.span(),
                              state.caustic_radius.span(), state.caustic_nearest2.span()});
 }
 

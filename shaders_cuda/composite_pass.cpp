@@ -24,8 +24,8 @@ struct CompositeSamplePass {
 
 void RunCompositePass(const Backend& backend, const EyeState& state, Span<Rgb> sum, uint32_t samples, float exposure,
                       Span<uint32_t> display) {
-    ParallelFor(backend, "composite", state.radiance.size(),
-                CompositeSamplePass{state.order, state.radiance.span(), sum, exposure / float(samples), display});
+    ParallelFor(backend, "composite", state.pixels,
+                CompositeSamplePass{state.order, state.PixelRadiance(), sum, exposure / float(samples), display});
 }
 
 }  // namespace caustica

@@ -1,6 +1,7 @@
 // The render passes of one sample, in the order the frame runs them (Zhou et al. 2008, section 4):
-// eye rays, then bounces off mirrors and through glass (classify, compact, trace, repeated), then
-// shadow rays toward every light, then shading, then compositing into the accumulated image.
+// eye rays, then bounces off mirrors and through glass (classify, place, trace, repeated: the ray
+// trees of eye_state.h), then shadow rays toward every light, then shading of the diffuse ends,
+// the sum of each pixel's tree, and compositing into the accumulated image.
 // Each pass is a per-item functor in its own launch unit, so it runs on either backend.
 #pragma once
 
@@ -26,16 +27,37 @@ struct SampleKey {
 };
 
 // Spawns one camera ray per pixel (jittered within the pixel, except sample 0 which goes through
-// the centre) and traces it. Afterwards every pixel is active.
+// the centre) and traces it: the queue of the first bounce, a path per pixel in PixelOrder.
 void RunEyePass(const Backend& backend, const SceneView& scene, const CameraView& camera, SampleKey key,
                 EyeState& state);
 
-// Classifies the active pixels' hits: diffuse ends are recorded, specular hits continue with a
-// reflected or refracted ray (traced here), misses end dark. Repeats up to max_bounces times.
-void RunBouncePasses(const Backend& backend, const SceneView& scene, int max_bounces, SampleKey key, EyeState& state);
+// How the eye rays' trees grow.
+struct EyeTreeSettings {
+    int max_bounces = 8;      // specular bounces; a path that reaches this many more ends dark
+    int specular_splits = 0;  // glass hits of the first this many bounces follow both branches; later
+                              // ones choose one with the Fresnel probability (0: every path is one path)
+    bool emitted = true;      // paths that leave the scene bring the environment's radiance, and area
+                              // lights are seen (the debug views leave both dark)
+};
 
-// For every diffuse end and every light: 1 when nothing blocks the way to the light.
-void RunShadowPass(const Backend& backend, const SceneView& scene, Span<const LightSource> lights, EyeState& state);
+// A split's branch lighter than this (its weight's largest channel) goes on with probability
+// weight / kBranchCutoff, carrying kBranchCutoff: the tree stays small, its sum unbiased.
+constexpr float kBranchCutoff = 0.01f;
+
+// Classifies the queue's hits, bounce after bounce: diffuse ends are recorded, specular hits go on
+// as one or two children (traced here), misses bring the environment, and rays that meet an area
+// light's surface first its radiance. Builds the tree of eye_state.h.
+void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const LightSource> lights,
+                     const EyeTreeSettings& tree, SampleKey key, EyeState& state);
+
+// Shadow rays a diffuse end sends in a sample: one per point, spot and directional light, and each
+// area light's shadow_rays.
+uint32_t ShadowRaysPerEnd(Span<const LightSource> lights);
+
+// For every diffuse end and shadow ray (the lights' one after another): 1 when nothing blocks the
+// way to the light. Area lights' rays go to points stratified over the light (light_sample.h).
+void RunShadowPass(const Backend& backend, const SceneView& scene, Span<const LightSource> lights,
+                   uint32_t rays_per_end, SampleKey key, EyeState& state);
 
 // Caustic irradiance at every diffuse end (state.caustic) from its k nearest photons within
 // knn.max_radius, found by knn.method, and filtered; also the query radius and the nearest photon's
@@ -56,16 +78,20 @@ enum class ShadeView : uint8_t {
 constexpr float kHeatMapTests = 256.0f;
 
 // The traversal cost view: every pixel's radiance is the heat colour of what tracing its eye ray
-// (state.rays after RunEyePass) costs.
+// (the queue after RunEyePass) costs.
 void RunTraversalCostPass(const Backend& backend, const SceneView& scene, EyeState& state);
 
-// Radiance of each diffuse end: direct light (shadowed) plus the caustic irradiance, reflected by
-// the albedo, plus the scene's ambient term; or a debug view.
-void RunShadePass(const Backend& backend, Span<const LightSource> lights, Rgb ambient, ShadeView view,
-                  float max_radius, EyeState& state);
+// Radiance of each diffuse end: direct light (shadowed; an area light's the mean over its shadow
+// rays) plus the caustic irradiance, reflected by the albedo, plus the scene's ambient term; or a
+// debug view. Written to the end's path in the tree.
+void RunShadePass(const Backend& backend, Span<const LightSource> lights, uint32_t rays_per_end, SampleKey key,
+                  Rgb ambient, ShadeView view, float max_radius, EyeState& state);
 
-// Adds this sample's radiance (state.radiance, in state.order) to the running sum and writes the
-// display image (RGBA8 sRGB) of the mean over `samples` samples, times exposure; both row by row.
+// Sums each path's subtree into it, from the deepest level up: the pixels' radiance.
+void RunSumTreePass(const Backend& backend, EyeState& state);
+
+// Adds this sample's radiance (state.PixelRadiance(), in state.order) to the running sum and writes
+// the display image (RGBA8 sRGB) of the mean over `samples` samples, times exposure; both row by row.
 void RunCompositePass(const Backend& backend, const EyeState& state, Span<Rgb> sum, uint32_t samples, float exposure,
                       Span<uint32_t> display);
 

@@ -1,11 +1,17 @@
-// The per-pixel state that flows through the eye passes of one sample (Zhou et al. 2008,
-// section 4): each pixel follows one path from the camera through mirrors and glass to its first
-// diffuse surface, so every array is indexed by pixel and the passes work on compacted lists of
-// pixel indices. Pixels are numbered in PixelOrder (8x4 tiles), so that neighbouring items are
+// The state that flows through the eye passes of one sample (Zhou et al. 2008, section 4, with
+// Whitted's ray trees): each pixel's camera ray is a path; at glass a path may split into a
+// reflected and a refracted child, each carrying its Fresnel share of the weight, so a pixel ends
+// as a tree of paths whose leaves are diffuse points (shaded), rays that leave the scene or meet a
+// light (their radiance), or nothing. The passes work on queues of paths, one queue per bounce;
+// every queue keeps the order of the one before (a path's children sit where an exclusive scan of
+// the child counts puts them), so the frame does not depend on scheduling. The pixel's radiance is
+// then summed up the tree, a level at a time, in a fixed order: no atomics, the same on both
+// backends. Pixels are numbered in PixelOrder (8x4 tiles), so that neighbouring items are
 // neighbours on screen; the composite pass writes the image row by row.
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "core/backend.h"
 #include "core/buffer.h"
@@ -16,38 +22,65 @@
 
 namespace caustica {
 
+// One branch of a pixel's ray tree.
+struct EyePath {
+    Ray ray;
+    Rgb weight;      // the factors of the surfaces from the camera to here (tints, Fresnel shares,
+                     // absorption)
+    uint32_t pixel;  // in the frame's PixelOrder
+    uint32_t id;     // names the branch among its pixel's, for its random numbers: the camera ray 0, a
+                     // split's children 2 id + 1 (reflected) and 2 id + 2 (refracted), a path that
+                     // goes on alone keeps its parent's
+};
+
 // Where a path ends on a diffuse surface: what shading needs.
 struct DiffusePoint {
     Vec3 position;
     Vec3 normal;   // shading normal, facing the viewer
     Vec3 offset_normal;  // geometric normal facing the viewer, for shadow ray origins
-    Rgb weight;    // albedo times the path's throughput
+    Rgb weight;    // albedo times the path's weight
 };
 
+// What a pixel's eye ray meets first, for error statistics by material (bench quality).
+enum class FirstHit : uint8_t { Background, Diffuse, Glass, Metal, Light };
+constexpr int kFirstHitKinds = 5;
+
 struct EyeState {
-    PixelOrder order;                        // of the camera's pixels, set by RunEyePass
-    Buffer<Ray> rays;
-    Buffer<Rgb> throughput;
+    PixelOrder order;                 // of the camera's pixels, set by RunEyePass
+    uint32_t pixels = 0;
+    // The queue of the current bounce's paths and their hits.
+    Buffer<EyePath> paths;
     Buffer<Hit> hits;
-    Buffer<uint32_t> active, next_active;   // pixels whose path goes on
-    Buffer<uint8_t> continues;               // per active pixel: 1 when its path goes on
-    Buffer<uint32_t> all_pixels;             // 0, 1, ..., pixels - 1
-    Buffer<DiffusePoint> diffuse;            // per pixel
-    Buffer<uint8_t> ends_diffuse;            // per pixel: 1 when diffuse[pixel] is set
-    Buffer<uint32_t> diffuse_pixels;         // compacted pixels with a diffuse end
-    Buffer<uint8_t> visible;                 // per diffuse pixel and light: 1 when lit
-    Buffer<Rgb> radiance;                    // this sample's radiance per pixel
-    Buffer<Vec3> caustic_queries;            // per diffuse end: where the photons are gathered
-    KnnResults knn;                          // the KNN's scratch, where neighbours do not stay on chip
-    Buffer<Rgb> caustic;                     // per diffuse end: caustic irradiance
-    Buffer<float> caustic_radius;            // per diffuse end: the radius of its photon query
-    Buffer<float> caustic_nearest2;          // per diffuse end: squared distance to its nearest photon
-    uint32_t active_count = 0, diffuse_count = 0;
+    uint32_t path_count = 0;
+    // Scratch of the bounce pass: each path's children (two places a path) and diffuse end.
+    Buffer<EyePath> children, next_paths;
+    Buffer<DiffusePoint> end_points;
+    // The tree, level after level: the paths of bounce b are tree[level_first[b], level_first[b + 1]).
+    std::vector<uint32_t> level_first;
+    Buffer<uint64_t> tree_offsets;    // per path: where its children (low 32 bits, within the next
+                                      // level) and its diffuse end (high 32 bits, within the bounce's
+                                      // ends) go, an exclusive scan of both counts
+    Buffer<Rgb> tree_radiance;        // per path: the light it brings itself (the background, a light,
+                                      // its diffuse end), then with its subtree's; level 0 is the pixels
+    // The diffuse ends, bounce after bounce, each bounce's in its queue's order.
+    Buffer<DiffusePoint> diffuse;
+    Buffer<uint32_t> end_path;        // per end: its path's place in the tree
+    uint32_t end_count = 0;
+    Buffer<FirstHit> first_hit;       // per pixel
+    Buffer<uint8_t> visible;          // per end and shadow ray: 1 when nothing blocks it
+    Buffer<Vec3> caustic_queries;     // per end: where the photons are gathered
+    KnnResults knn;                   // the KNN's scratch, where neighbours do not stay on chip
+    Buffer<Rgb> caustic;              // per end: caustic irradiance
+    Buffer<float> caustic_radius;     // per end: the radius of its photon query
+    Buffer<float> caustic_nearest2;   // per end: squared distance to its nearest photon
 
     explicit EyeState(const Backend& b)
-        : rays(b), throughput(b), hits(b), active(b), next_active(b), continues(b), all_pixels(b), diffuse(b),
-          ends_diffuse(b), diffuse_pixels(b), visible(b), radiance(b), caustic_queries(b), knn(b), caustic(b),
-          caustic_radius(b), caustic_nearest2(b) {}
+        : paths(b), hits(b), children(b), next_paths(b), end_points(b), tree_offsets(b), tree_radiance(b), diffuse(b),
+          end_path(b), first_hit(b), visible(b), caustic_queries(b), knn(b), caustic(b), caustic_radius(b),
+          caustic_nearest2(b) {}
+
+    // This sample's radiance per pixel, in PixelOrder (after the passes).
+    Span<const Rgb> PixelRadiance() const { return tree_radiance.span().first(pixels); }
 };
 
 }  // namespace caustica

@@ -10,45 +10,59 @@ constexpr float kInvPi = 1.0f / 3.14159265358979f;
 
 struct ShadeDiffusePass {
     Span<const LightSource> lights;
+    uint32_t rays_per_end;
+    SampleKey key;
     Rgb ambient;
     ShadeView view;
     float max_radius;
-    Span<const uint32_t> diffuse_pixels;
     Span<const DiffusePoint> diffuse;
+    Span<const uint32_t> end_path;
     Span<const uint8_t> visible;
     Span<const Rgb> caustic;
     Span<const float> caustic_radius;
     Span<const float> caustic_nearest2;
-    Span<Rgb> radiance;
-    CA_HD void operator()(int i) const {
-        const uint32_t p = diffuse_pixels[i];
-        const DiffusePoint& d = diffuse[p];
+    Span<Rgb> radiance;  // of the tree's paths
+    CA_HD Rgb Shade(int i) const {
+        const DiffusePoint& d = diffuse[i];
         switch (view) {
-            case ShadeView::CausticOnly: radiance[p] = d.weight * caustic[i] * kInvPi; return;
-            case ShadeView::KnnRadius: radiance[p] = HeatColour(caustic_radius[i] / max_radius); return;
+            case ShadeView::CausticOnly: return d.weight * caustic[i] * kInvPi;
+            case ShadeView::KnnRadius: return HeatColour(caustic_radius[i] / max_radius);
             case ShadeView::Photons:
                 // A photon within a tenth of the largest query radius lights the pixel.
-                radiance[p] = caustic_nearest2[i] <= 0.01f * max_radius * max_radius ? Rgb(1.0f) : Rgb(0.0f);
-                return;
+                return caustic_nearest2[i] <= 0.01f * max_radius * max_radius ? Rgb(1.0f) : Rgb(0.0f);
             case ShadeView::Full:
             case ShadeView::TraversalCost: break;
         }
         Rgb irradiance = caustic[i];
-        for (size_t l = 0; l < lights.size(); ++l)
-            if (visible[size_t(i) * lights.size() + l]) irradiance += SampleLight(lights[l], d).irradiance;
+        const uint8_t* seen = visible.data() + size_t(i) * rays_per_end;
+        for (uint32_t l = 0; l < lights.size(); ++l) {
+            // The mean over the light's shadow rays (the same points as the shadow pass's).
+            const LightSource& light = lights[l];
+            Rgb sum(0.0f);
+            for (uint32_t r = 0; r < light.shadow_rays; ++r, ++seen) {
+                if (!*seen) continue;
+                Vec2 p(0.5f, 0.5f);
+                if (light.IsArea())
+                    p = ShadowSamplePoint(key.seed, key.sample, uint32_t(i), l, uint32_t(lights.size()), r,
+                                          light.shadow_rays);
+                sum += SampleLight(light, d, p.x, p.y).irradiance;
+            }
+            irradiance += sum * (1.0f / float(light.shadow_rays));
+        }
         // A diffuse surface reflects albedo / pi of its irradiance as radiance.
-        radiance[p] = d.weight * (irradiance * kInvPi + ambient);
+        return d.weight * (irradiance * kInvPi + ambient);
     }
+    CA_HD void operator()(int i) const { radiance[end_path[i]] = Shade(i); }
 };
 
 }  // namespace
 
-void RunShadePass(const Backend& backend, Span<const LightSource> lights, Rgb ambient, ShadeView view,
-                  float max_radius, EyeState& state) {
-    ParallelFor(backend, "shade", state.diffuse_count,
-                ShadeDiffusePass{lights, ambient, view, max_radius, state.diffuse_pixels.span(), state.diffuse.span(),
-                                 state.visible.span(), state.caustic.span(), state.caustic_radius.span(),
-                                 state.caustic_nearest2.span(), state.radiance.span()});
+void RunShadePass(const Backend& backend, Span<const LightSource> lights, uint32_t rays_per_end, SampleKey key,
+                  Rgb ambient, ShadeView view, float max_radius, EyeState& state) {
+    ParallelFor(backend, "shade", state.end_count,
+                ShadeDiffusePass{lights, rays_per_end, key, ambient, view, max_radius, state.diffuse.span(),
+                                 state.end_path.span(), state.visible.span(), state.caustic.span(),
+                                 state.caustic_radius.span(), state.caustic_nearest2.span(), state.tree_radiance.span()});
 }
 
 }  // namespace caustica

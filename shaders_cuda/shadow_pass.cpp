@@ -5,27 +5,41 @@
 namespace caustica {
 namespace {
 
+// One shadow ray: the r-th of a diffuse end's, the lights' shadow rays one after another.
 struct ShadowRaysPass {
     SceneView scene;
     Span<const LightSource> lights;
-    Span<const uint32_t> diffuse_pixels;
+    uint32_t rays_per_end;
+    SampleKey key;
     Span<const DiffusePoint> diffuse;
     Span<uint8_t> visible;
     CA_HD void operator()(int j) const {
-        const uint32_t l = uint32_t(j) % uint32_t(lights.size());
-        const uint32_t p = diffuse_pixels[uint32_t(j) / uint32_t(lights.size())];
-        const LightSample s = SampleLight(lights[l], diffuse[p]);
+        const uint32_t end = uint32_t(j) / rays_per_end;
+        uint32_t i = uint32_t(j) % rays_per_end, l = 0;
+        while (i >= lights[l].shadow_rays) i -= lights[l++].shadow_rays;
+        const LightSource& light = lights[l];
+        Vec2 p(0.5f, 0.5f);
+        if (light.IsArea())
+            p = ShadowSamplePoint(key.seed, key.sample, end, l, uint32_t(lights.size()), i, light.shadow_rays);
+        const LightSample s = SampleLight(light, diffuse[end], p.x, p.y);
         visible[j] = MaxComponent(s.irradiance) > 0.0f && !scene.Occluded(s.shadow_ray);
     }
 };
 
 }  // namespace
 
-void RunShadowPass(const Backend& backend, const SceneView& scene, Span<const LightSource> lights, EyeState& state) {
-    const size_t n = size_t(state.diffuse_count) * lights.size();
+uint32_t ShadowRaysPerEnd(Span<const LightSource> lights) {
+    uint32_t n = 0;
+    for (const LightSource& l : lights) n += l.shadow_rays;
+    return n;
+}
+
+void RunShadowPass(const Backend& backend, const SceneView& scene, Span<const LightSource> lights,
+                   uint32_t rays_per_end, SampleKey key, EyeState& state) {
+    const size_t n = size_t(state.end_count) * rays_per_end;
     state.visible.Resize(n, false);
     ParallelFor(backend, "shadow rays", n,
-                ShadowRaysPass{scene, lights, state.diffuse_pixels.span(), state.diffuse.span(), state.visible.span()});
+                ShadowRaysPass{scene, lights, rays_per_end, key, state.diffuse.span(), state.visible.span()});
 }
 
 }  // namespace caustica

@@ -5,21 +5,17 @@
 namespace caustica {
 namespace {
 
-struct TracePixelsPass {
+struct TracePathsPass {
     SceneView scene;
-    Span<const uint32_t> pixels;
-    Span<const Ray> rays;
+    Span<const EyePath> paths;
     Span<Hit> hits;
-    CA_HD void operator()(int i) const {
-        const uint32_t p = pixels[i];
-        hits[p] = scene.Closest(rays[p]);
-    }
+    CA_HD void operator()(int i) const { hits[i] = scene.Closest(paths[i].ray); }
 };
 
 }  // namespace
 
-void RunTracePass(const Backend& backend, const SceneView& scene, Span<const uint32_t> pixels, EyeState& state) {
-    ParallelFor(backend, "trace", pixels.size(), TracePixelsPass{scene, pixels, state.rays.span(), state.hits.span()});
+void RunTracePass(const Backend& backend, const SceneView& scene, EyeState& state) {
+    ParallelFor(backend, "trace", state.path_count, TracePathsPass{scene, state.paths.span(), state.hits.span()});
 }
 
 }  // namespace caustica

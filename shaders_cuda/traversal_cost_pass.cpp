@@ -7,10 +7,10 @@ namespace {
 
 struct TraversalCostPass {
     SceneView scene;
-    Span<const Ray> rays;
+    Span<const EyePath> paths;
     Span<Rgb> radiance;
     CA_HD void operator()(int p) const {
-        const TraversalCost cost = MeasureClosestHit(scene.tree, scene.triangles.data(), rays[p]);
+        const TraversalCost cost = MeasureClosestHit(scene.tree, scene.triangles.data(), paths[p].ray);
         radiance[p] = HeatColour(float(cost.tests) / kHeatMapTests);
     }
 };
@@ -18,8 +18,8 @@ struct TraversalCostPass {
 }  // namespace
 
 void RunTraversalCostPass(const Backend& backend, const SceneView& scene, EyeState& state) {
-    ParallelFor(backend, "traversal cost", state.rays.size(),
-                TraversalCostPass{scene, state.rays.span(), state.radiance.span()});
+    ParallelFor(backend, "traversal cost", state.pixels,
+                TraversalCostPass{scene, state.paths.span(), state.tree_radiance.span()});
 }
 
 }  // namespace caustica

@@ -61,6 +61,15 @@ if [ -x "$caustica" ]; then
   bench_run frame-ring bench frame scenes/ring.yaml --width 1920 --height 1080 --photons 1000000 --k 50 --device cuda
   bench_run frame-champagne bench frame scenes/champagne.yaml --width 1920 --height 1080 --photons 1000000 --k 40 --device cuda
   bench_run frame-cornell bench frame scenes/cornell-glass.yaml --width 1920 --height 1080 --photons 1000000 --k 50 --device cuda
+  # The same frame with one random path a pixel and one shadow ray: what the ray trees and the area
+  # light's shadow rays cost.
+  bench_run frame-cornell-paths bench frame scenes/cornell-glass.yaml --width 1920 --height 1080 --photons 1000000 --k 50 \
+    --specular-splits 0 --shadow-samples 1 --device cuda
+  bench_run frame-sky bench frame scenes/sky.yaml --width 1920 --height 1080 --photons 1000000 --k 50 --device cuda
+  # One-sample frames against a 256-sample reference, at the scene's resolution and photons.
+  bench_run quality-cornell bench quality scenes/cornell-glass.yaml --samples 1 --reference-samples 256 --device cuda
+  bench_run quality-cornell-paths bench quality scenes/cornell-glass.yaml --samples 1 --reference-samples 256 \
+    --specular-splits 0 --device cuda
   bench_run frame-ring-cpu bench frame scenes/ring.yaml --width 640 --height 360 --photons 100000 --k 50 --device cpu --frames 5
   # Several GPUs: the scaling of a 1080p pool sequence and still (docs/benchmarks.md, multi-GPU).
   if [ "$(nvidia-smi -L 2>/dev/null | wc -l)" -ge 2 ]; then
@@ -68,7 +77,7 @@ if [ -x "$caustica" ]; then
       --samples 16 --still-samples 256
   fi
   # A picture of each scene, rendered on the GPU.
-  for s in ring champagne cornell-glass pool orbit; do
+  for s in ring champagne cornell-glass pool orbit sky; do
     timeout 120 "$caustica" render scenes/$s.yaml -o "$bench/$s.png" --frames 0:0 --samples 16 --device cuda >>"$log" 2>&1 \
       && note "render $s: ok" || note "render $s: FAILED"
   done

@@ -7,16 +7,18 @@
 #include "renderer/bench/bench_frame.h"
 #include "renderer/bench/bench_kdtree.h"
 #include "renderer/bench/bench_photons.h"
+#include "renderer/bench/bench_quality.h"
 
 namespace caustica {
 
 int BenchMain(const std::vector<std::string>& args) {
     const char* usage =
-        "usage: caustica bench kdtree|photons|frame [options]\n"
+        "usage: caustica bench kdtree|photons|frame|quality [options]\n"
         "\n"
         "  kdtree    build the triangle kd-tree and trace rays through it\n"
         "  photons   build the photon kd-tree and answer KNN queries\n"
         "  frame     render frames and time each pass\n"
+        "  quality   compare frames of few samples with a converged reference\n"
         "\n"
         "Each prints a table and writes --json FILE; run 'caustica bench NAME --help' for its options.\n";
     if (args.empty()) throw InputError(Concat("caustica bench: which benchmark?\n\n", usage));
@@ -24,6 +26,7 @@ int BenchMain(const std::vector<std::string>& args) {
     if (args[0] == "kdtree") return BenchKdTreeMain(rest);
     if (args[0] == "photons") return BenchPhotonsMain(rest);
     if (args[0] == "frame") return BenchFrameMain(rest);
+    if (args[0] == "quality") return BenchQualityMain(rest);
     if (args[0] == "--help" || args[0] == "-h") {
         std::fputs(usage, stdout);
         return 0;

@@ -141,9 +141,11 @@ int BenchFrameMain(const std::vector<std::string>& args) {
                         {"shadow", Summarize(shadow)},         {"shade", Summarize(shade)},
                         {"composite", Summarize(composite)},   {"total", Summarize(total)}};
     const double fps = 1000.0 / rows[9].t.median;
-    std::printf("bench frame: %s on %s, %dx%d, %u photons emitted (%u stored), k = %d, %s KNN, %d frames\n",
+    std::printf("bench frame: %s on %s, %dx%d, %u photons emitted (%u stored), k = %d, %s KNN, specular splits %d "
+                "(%.2f eye paths a pixel), shadow samples %d, %d frames\n",
                 scene.path.c_str(), backend.Describe().c_str(), width, height, settings.photons,
-                renderer.stored_photons(), settings.k, KnnMethodName(settings.knn), frames);
+                renderer.stored_photons(), settings.k, KnnMethodName(settings.knn), settings.specular_splits,
+                double(renderer.eye_paths()) / (double(width) * height), settings.shadow_samples, frames);
     std::printf("%-14s %10s %10s %10s\n", "pass", "median ms", "min ms", "max ms");
     for (const Row& r : rows) std::printf("%-14s %10.3f %10.3f %10.3f\n", r.name, r.t.median, r.t.min, r.t.max);
     std::printf("%-14s %10.1f\n", "fps", fps);
@@ -155,10 +157,9 @@ int BenchFrameMain(const std::vector<std::string>& args) {
         JsonWriter json;
         json.BeginObject();
         WriteBenchHeader(json, backend);
-        json.Key("scene").String(scene.path);
-        json.Key("width").Integer(width).Key("height").Integer(height);
-        json.Key("photons").Integer(settings.photons).Key("stored_photons").Integer(renderer.stored_photons());
-        json.Key("k").Integer(settings.k).Key("knn").String(KnnMethodName(settings.knn));
+        WriteFrameSettings(json, scene.path, width, height, settings);
+        json.Key("stored_photons").Integer(renderer.stored_photons());
+        json.Key("eye_paths").Integer(renderer.eye_paths());
         json.Key("frames").Integer(frames);
         json.Key("passes_ms").BeginObject();
         for (const Row& r : rows) json.Key(r.name).Number(r.t.median);

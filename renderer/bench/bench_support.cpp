@@ -50,4 +50,14 @@ std::optional<OutputFile> CheckJsonTarget(const std::string& path) {
     return CheckOutputFile("--json", path);
 }
 
+void WriteFrameSettings(JsonWriter& json, const std::string& scene, int width, int height,
+                        const RenderSettings& settings) {
+    json.Key("scene").String(scene);
+    json.Key("width").Integer(width).Key("height").Integer(height);
+    json.Key("photons").Integer(settings.photons);
+    json.Key("k").Integer(settings.k).Key("knn").String(KnnMethodName(settings.knn));
+    json.Key("specular_splits").Integer(settings.specular_splits);
+    json.Key("shadow_samples").Integer(settings.shadow_samples);
+}
+
 }  // namespace caustica

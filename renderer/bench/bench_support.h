@@ -9,6 +9,7 @@
 
 #include "core/backend.h"
 #include "renderer/cli/version.h"  // BuildCommit
+#include "renderer/frame_renderer.h"
 #include "renderer/output/json_writer.h"
 #include "renderer/output/output_file.h"
 
@@ -35,5 +36,10 @@ void WriteBenchHeader(JsonWriter& json, const Backend& backend);
 
 // The --json target, checked before the benchmark runs; none when the option was not given.
 std::optional<OutputFile> CheckJsonTarget(const std::string& path);
+
+// Writes what a rendering benchmark's frames were: "scene", "width", "height", "photons", "k",
+// "knn", "specular_splits" and "shadow_samples".
+void WriteFrameSettings(JsonWriter& json, const std::string& scene, int width, int height,
+                        const RenderSettings& settings);
 
 }  // namespace caustica

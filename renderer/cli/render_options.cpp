@@ -10,6 +10,12 @@ void AddRenderOptions(ArgParser& parser, RenderOptions* o) {
                   "photons emitted per sample (0: the scene's setting; on the CPU at most 100000 unless given)",
                   &o->photons);
     parser.Option("--k", "K", "photons per caustic radiance estimate (0: the scene's setting)", &o->k);
+    parser.Option("--specular-splits", "N",
+                  "bounces at which eye rays follow both the reflection and the refraction at glass; later ones "
+                  "choose one at random (-1: the scene's setting; 0: one random path per pixel)",
+                  &o->specular_splits);
+    parser.Option("--shadow-samples", "N", "shadow rays per diffuse point and area light in a sample (0: the scene's "
+                  "setting)", &o->shadow_samples);
     parser.Option("--width", "W",
                   "image width in pixels (0: the scene camera's; given alone, the height keeps the camera's aspect "
                   "ratio)",

@@ -51,7 +51,8 @@ bool operator==(const Camera& a, const Camera& b) {
 bool operator==(const Light& a, const Light& b) {
     return a.name == b.name && a.type == b.type && a.position == b.position && a.direction == b.direction &&
            a.aimed == b.aimed && a.target == b.target && a.inner_angle_degrees == b.inner_angle_degrees &&
-           a.outer_angle_degrees == b.outer_angle_degrees && a.color == b.color && a.power == b.power &&
+           a.outer_angle_degrees == b.outer_angle_degrees && a.width == b.width && a.height == b.height &&
+           a.radius == b.radius && a.rotate == b.rotate && a.color == b.color && a.power == b.power &&
            SameList(a.animation, b.animation,
                     [](const Vec3Key& x, const Vec3Key& y) { return x.time == y.time && x.value == y.value; }) &&
            a.interpolation == b.interpolation && a.orbit == b.orbit;
@@ -84,14 +85,21 @@ bool operator==(const Object& a, const Object& b) {
 
 bool operator==(const Settings& a, const Settings& b) {
     return a.photons == b.photons && a.k == b.k && a.ambient == b.ambient && a.max_bounces == b.max_bounces &&
+           a.specular_splits == b.specular_splits && a.shadow_samples == b.shadow_samples &&
            a.frame_rate == b.frame_rate && a.duration == b.duration;
+}
+
+bool operator==(const Environment& a, const Environment& b) {
+    return a.kind == b.kind && a.color == b.color && a.horizon == b.horizon && a.zenith == b.zenith &&
+           a.image_path == b.image_path && a.rotate_degrees == b.rotate_degrees && a.intensity == b.intensity;
 }
 
 bool operator==(const Scene& a, const Scene& b) {
     auto eq = [](const auto& x, const auto& y) { return x == y; };
     return a.camera == b.camera && a.settings == b.settings && SameList(a.materials, b.materials, eq) &&
            a.textures.size() == b.textures.size() && SameList(a.lights, b.lights, eq) &&
-           SameList(a.objects, b.objects, eq) && a.user_materials == b.user_materials &&
+           SameList(a.objects, b.objects, eq) && a.environment == b.environment &&
+           a.user_materials == b.user_materials &&
            a.default_material == b.default_material;
 }
 
@@ -100,6 +108,9 @@ const char* ToString(LightType type) {
     case LightType::point: return "point";
     case LightType::spot: return "spot";
     case LightType::directional: return "directional";
+    case LightType::rect: return "rect";
+    case LightType::disc: return "disc";
+    case LightType::sphere: return "sphere";
     }
     return "?";
 }
@@ -128,6 +139,15 @@ const char* ToString(Shape::Kind kind) {
     case Shape::Kind::ring: return "ring";
     case Shape::Kind::revolution: return "revolution";
     case Shape::Kind::heightfield: return "heightfield";
+    }
+    return "?";
+}
+
+const char* ToString(Environment::Kind kind) {
+    switch (kind) {
+    case Environment::Kind::constant: return "constant";
+    case Environment::Kind::gradient: return "gradient";
+    case Environment::Kind::image: return "image";
     }
     return "?";
 }

@@ -79,7 +79,7 @@ struct Camera {
 // loader refuses a still camera or a keyframe so; an animated camera may pass through it).
 bool ViewAlongUp(Vec3 view, Vec3 up);
 
-enum class LightType { point, spot, directional };
+enum class LightType { point, spot, directional, rect, disc, sphere };
 
 struct Light {
     std::string name;
@@ -90,8 +90,12 @@ struct Light {
     Vec3 target{0, 0, 0};
     float inner_angle_degrees = 20;  // spot: full intensity inside this half-angle
     float outer_angle_degrees = 30;  // spot: no light outside this half-angle
+    float width = 0.5f, height = 0.5f;  // rect: along its x and z axes
+    float radius = 0.25f;            // disc, sphere
+    Rotation rotate;                 // rect, disc: turns the light, which faces -y unturned
     Rgb color{1, 1, 1};
-    float power = 100;               // watts
+    float power = 100;               // watts (rect, disc: a point light's that shines as brightly
+                                     // straight ahead; docs/scenes.md)
     std::vector<Vec3Key> animation;  // positions over time, sorted; when present they override
                                      // 'position' (an editor moving the light edits the keys)
     Interpolation interpolation = Interpolation::linear;
@@ -123,6 +127,28 @@ struct Texture {
     std::string path;
     int width = 0, height = 0;
     std::vector<std::uint8_t> rgba;
+};
+
+// ---- The world beyond the scene -------------------------------------------------------------------
+
+// An equirectangular image in linear RGB, rows from the top (the zenith).
+struct EnvironmentImage {
+    std::string path;
+    int width = 0, height = 0;
+    std::vector<Rgb> texels;
+};
+
+// What a ray that leaves the scene sees. It is not a light source (no photons, no direct light).
+struct Environment {
+    enum class Kind { constant, gradient, image };
+    Kind kind = Kind::constant;
+    Rgb color{0, 0, 0};            // constant
+    Rgb horizon{0, 0, 0};          // gradient: at the horizon and below it
+    Rgb zenith{0, 0, 0};           // gradient: straight up
+    std::string image_path;        // image: absolute path of a .hdr, PNG or JPG file
+    std::shared_ptr<const EnvironmentImage> image;
+    float rotate_degrees = 0;      // turn about +y
+    float intensity = 1;           // scales the radiance
 };
 
 // ---- Shapes and meshes ---------------------------------------------------------------------------
@@ -193,6 +219,8 @@ struct Settings {
     int k = 50;
     Rgb ambient{0.02f, 0.02f, 0.02f};
     int max_bounces = 8;
+    int specular_splits = 3;  // bounces at which eye rays follow both branches at glass
+    int shadow_samples = 4;   // shadow rays per diffuse point and area light in a sample
     double frame_rate = 30;  // frames per second for sequences
     double duration = 0;     // animation length in seconds; 0: the last keyframe's time
 };
@@ -205,6 +233,7 @@ struct Scene {
     std::vector<Texture> textures;
     std::vector<Light> lights;
     std::vector<Object> objects;
+    Environment environment;
     int user_materials = 0;     // materials[0, user_materials) came from the scene file
     int default_material = -1;  // grey diffuse for triangles with no material, or -1 if unused
     std::vector<std::string> warnings;  // from loading, compiler-style (not compared by ==)
@@ -222,6 +251,7 @@ bool operator==(const Material& a, const Material& b);
 bool operator==(const Shape& a, const Shape& b);
 bool operator==(const Object& a, const Object& b);
 bool operator==(const Settings& a, const Settings& b);
+bool operator==(const Environment& a, const Environment& b);
 bool operator==(const Scene& a, const Scene& b);
 inline bool operator!=(const Transform& a, const Transform& b) { return !(a == b); }
 inline bool operator!=(const Camera& a, const Camera& b) { return !(a == b); }
@@ -236,5 +266,6 @@ const char* ToString(Interpolation interpolation);
 // The material's type as a scene file writes it ("metal" for a mirror written so).
 const char* TypeWord(const Material& material);
 const char* ToString(Shape::Kind kind);
+const char* ToString(Environment::Kind kind);
 
 }  // namespace caustica

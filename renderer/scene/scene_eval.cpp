@@ -39,6 +39,17 @@ SceneLight LightAt(const Light& light, double time) {
         const Vec3 d = light.target - out.position;
         if (LengthSquared(d) > 0) out.direction = Normalize(d);
     }
+    if (light.type == LightType::rect || light.type == LightType::disc) {
+        Transform turn;
+        turn.rotate = light.rotate;
+        const Affine m = ToAffine(turn);
+        out.direction = Normalize(m.Direction(Vec3(0, -1, 0)));
+        out.u_axis = Normalize(m.Direction(Vec3(1, 0, 0)));
+        out.v_axis = Normalize(m.Direction(Vec3(0, 0, 1)));
+    }
+    out.width = light.width;
+    out.height = light.height;
+    out.radius = light.radius;
     out.cos_inner = std::cos(light.inner_angle_degrees * kRadiansPerDegree);
     out.cos_outer = std::cos(light.outer_angle_degrees * kRadiansPerDegree);
     out.color = light.color;

@@ -12,8 +12,11 @@ namespace caustica {
 
 struct SceneLight {
     LightType type = LightType::point;
-    Vec3 position;   // point and spot
-    Vec3 direction;  // spot and directional: unit length, the way the light travels
+    Vec3 position;   // point and spot; the area lights' centre
+    Vec3 direction;  // spot and directional: unit length, the way the light travels; rect and disc:
+                     // the way they face
+    Vec3 u_axis, v_axis;  // rect and disc: unit axes of their plane (rect: width along u_axis)
+    float width = 0, height = 0, radius = 0;  // rect; disc and sphere
     float cos_inner = 1, cos_outer = 1;  // spot cone: cosines of the half-angles
     Rgb color{1, 1, 1};
     float power = 0;  // watts

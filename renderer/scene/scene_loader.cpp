@@ -37,7 +37,8 @@ const char* kMeshTypes = ".obj, .gltf, .glb";
 const char* kSceneTypes = ".yaml, .yml, .gltf, .glb";
 
 const std::vector<std::string> kMaterialTypes = {"diffuse", "mirror", "metal", "glass"};
-const std::vector<std::string> kLightTypes = {"point", "spot", "directional"};
+const std::vector<std::string> kLightTypes = {"point", "spot", "directional", "rect", "disc", "sphere"};
+const std::vector<std::string> kEnvironmentTypes = {"constant", "gradient", "image"};
 const std::vector<std::string> kShapeTypes = {"plane", "box", "sphere", "cylinder", "ring", "revolution", "heightfield"};
 
 // Normalizes v unless it is unit length already, so that saving and loading again gives the
@@ -121,6 +122,7 @@ private:
     void ReadMaterials(const YAML::Node& node);
     void ReadLights(const YAML::Node& node);
     void ReadObjects(const YAML::Node& node);
+    void ReadEnvironment(const YAML::Node& node);
     Light ReadLight(const YAML::Node& node, int index);
     Object ReadObject(const YAML::Node& node, int index);
     Shape ReadShape(const YAML::Node& node);
@@ -272,12 +274,15 @@ void Loader::ReadCamera(const YAML::Node& node) {
 }
 
 void Loader::ReadSettings(const YAML::Node& node) {
-    const MapReader map(r_, node, "settings", {"photons", "k", "ambient", "max_bounces", "frame_rate", "duration"});
+    const MapReader map(r_, node, "settings", {"photons", "k", "ambient", "max_bounces", "specular_splits",
+                                                     "shadow_samples", "frame_rate", "duration"});
     Settings& s = scene_.settings;
     s.photons = map.Integer("photons", s.photons, 0, SceneLimits::kMaxPhotons);
     s.k = map.Integer("k", s.k, 1, SceneLimits::kMaxK);
     s.ambient = map.Color("ambient", s.ambient, 1);
     s.max_bounces = map.Integer("max_bounces", s.max_bounces, 0, SceneLimits::kMaxBounces);
+    s.specular_splits = map.Integer("specular_splits", s.specular_splits, 0, SceneLimits::kMaxSpecularSplits);
+    s.shadow_samples = map.Integer("shadow_samples", s.shadow_samples, 1, SceneLimits::kMaxShadowSamples);
     s.frame_rate = map.Number("frame_rate", s.frame_rate, 0.01, 1000);
     s.duration = map.Number("duration", s.duration, 0, kTimeLimit);
 }
@@ -350,18 +355,25 @@ Light Loader::ReadLight(const YAML::Node& node, int index) {
     Light l;
     const int type = node["type"] ? Choose(r_, node["type"], "light type", kLightTypes) : 0;
     l.type = static_cast<LightType>(type);
-    std::vector<std::string> known = {"name", "type", "color", "power"};
-    if (l.type != LightType::directional) known.insert(known.end(), {"position", "animation"});
-    if (l.type != LightType::point) known.insert(known.end(), {"direction", "look_at"});
-    if (l.type == LightType::directional) known.push_back("position");
+    std::vector<std::string> known = {"name", "type", "color", "power", "position"};
+    if (l.type != LightType::directional) known.push_back("animation");
+    if (l.type == LightType::spot || l.type == LightType::directional)
+        known.insert(known.end(), {"direction", "look_at"});
     if (l.type == LightType::spot) known.insert(known.end(), {"inner_angle", "outer_angle"});
+    if (l.type == LightType::rect) known.insert(known.end(), {"width", "height"});
+    if (l.type == LightType::disc || l.type == LightType::sphere) known.push_back("radius");
+    if (l.type == LightType::rect || l.type == LightType::disc) known.push_back("rotate");
     const std::string what = Concat(ToString(l.type), " light");
     const MapReader map(r_, node, what, known);
     l.name = map.String("name", Concat("light ", index));
     l.position = map.Vector("position", l.position, kCoordinateLimit);
     l.color = map.Color("color", l.color, 1);
     l.power = static_cast<float>(map.Number("power", l.power, 0, 1e9));
-    if (l.type != LightType::point) {
+    l.width = static_cast<float>(map.Number("width", l.width, 1e-6, kCoordinateLimit));
+    l.height = static_cast<float>(map.Number("height", l.height, 1e-6, kCoordinateLimit));
+    l.radius = static_cast<float>(map.Number("radius", l.radius, 1e-6, kCoordinateLimit));
+    if (map.Has("rotate")) l.rotate = ReadRotation(map.Get("rotate"));
+    if (l.type == LightType::spot || l.type == LightType::directional) {
         if (map.Has("direction") && map.Has("look_at")) r_.Fail(map.Get("look_at"), "give a light a direction or a look_at, not both");
         if (map.Has("look_at")) {
             l.aimed = true;
@@ -686,6 +698,40 @@ SourceLocation SecondDocument(const std::string& file, const std::string& text) 
     return {file, 0, 0};
 }
 
+void Loader::ReadEnvironment(const YAML::Node& node) {
+    if (!node.IsMap() || !node["type"])
+        r_.Fail(node, "expected an environment map with a type (constant, gradient, image)");
+    Environment& e = scene_.environment;
+    e.kind = static_cast<Environment::Kind>(Choose(r_, node["type"], "environment type", kEnvironmentTypes));
+    static const std::vector<std::string> keys[] = {
+        {"type", "color", "rotate", "intensity"},
+        {"type", "horizon", "zenith", "rotate", "intensity"},
+        {"type", "image", "rotate", "intensity"},
+    };
+    const std::string what = Concat(ToString(e.kind), " environment");
+    const MapReader map(r_, node, what, keys[static_cast<int>(e.kind)]);
+    const double brightest = 1e6;  // radiance, not an albedo: colours may exceed 1
+    e.color = map.Color("color", e.color, brightest);
+    e.horizon = map.Color("horizon", e.horizon, brightest);
+    e.zenith = map.Color("zenith", e.zenith, brightest);
+    e.rotate_degrees = static_cast<float>(map.Number("rotate", e.rotate_degrees, -kAngleLimit, kAngleLimit));
+    e.intensity = static_cast<float>(map.Number("intensity", e.intensity, 0, 1e6));
+    if (e.kind != Environment::Kind::image) return;
+    if (!map.Has("image")) r_.Fail(node, "an image environment needs an image (.hdr, PNG or JPG)");
+    const Resolved path = Resolve(map.Get("image"), "environment image");
+    e.image_path = path.absolute;
+    const FileRead read = options_.files(path.absolute, kMaxImageBytes);
+    if (read.status != FileRead::Status::ok)
+        r_.Fail(map.Get("image"),
+                Concat("environment image \"", path.display, "\" ", Describe(read, kMaxImageBytes)));
+    auto image = std::make_shared<EnvironmentImage>();
+    image->path = path.absolute;
+    std::string why;
+    if (!DecodeEnvironmentImage(read.bytes, image.get(), &why))
+        r_.Fail(map.Get("image"), Concat("environment image \"", path.display, "\": ", why));
+    e.image = image;
+}
+
 Scene Loader::Load(const std::string& text) {
     scene_.path = r_.File();
     // yaml-cpp reads a NUL byte as the end of the text or as a bad escape; it is no text at all.
@@ -708,12 +754,13 @@ Scene Loader::Load(const std::string& text) {
     }
     const SourceLocation second = SecondDocument(r_.File(), text);
     if (second.line > 0) ThrowInputError(second, "a second YAML document (after --- or ...): a scene file holds one");
-    const MapReader map(r_, root, "the scene", {"camera", "settings", "materials", "lights", "objects"});
+    const MapReader map(r_, root, "the scene", {"camera", "settings", "materials", "lights", "objects", "environment"});
     if (map.Has("camera")) ReadCamera(map.Get("camera"));
     if (map.Has("settings")) ReadSettings(map.Get("settings"));
     if (map.Has("materials")) ReadMaterials(map.Get("materials"));
     if (map.Has("lights")) ReadLights(map.Get("lights"));
     if (map.Has("objects")) ReadObjects(map.Get("objects"));
+    if (map.Has("environment")) ReadEnvironment(map.Get("environment"));
     return Finish();
 }
 

@@ -1,19 +1,23 @@
 // Loading scenes from YAML. Paths in a scene are relative to the scene file. Errors are
-// InputError "file:line:col: error: what was expected"; warnings (a missing MTL file or texture,
-// which fall back to a default material) are printed to stderr in the same style and kept in
-// the returned list.
+// InputError "file:line:col: error: what was expected" (a missing environment image too);
+// warnings (a missing MTL file or texture, which fall back to a default material) are printed to
+// stderr in the same style and kept in the returned list.
 //
 // The format, with every key (units: metres, degrees, watts, seconds):
 //   camera:    {position, look_at, up, fov, resolution: [w, h],
 //               animation: [{time, position, look_at}, ...]}
-//   settings:  {photons, k, ambient: [r, g, b], max_bounces, frame_rate, duration}
+//   settings:  {photons, k, ambient: [r, g, b], max_bounces, specular_splits, shadow_samples,
+//               frame_rate, duration}
 //   materials: {NAME: {type: diffuse|mirror|metal|glass, color, texture, checker: {color_a,
 //               color_b, scale}, ior, absorption}, ...}
-//   lights:    [{name, type: point|spot|directional, position, direction | look_at,
-//               inner_angle, outer_angle, color, power, animation: [{time, position}, ...]}, ...]
+//   lights:    [{name, type: point|spot|directional|rect|disc|sphere, position, direction |
+//               look_at, inner_angle, outer_angle, width, height, radius, rotate, color, power,
+//               animation: [{time, position}, ...]}, ...]
 //   objects:   [{name, shape: {type: plane|box|sphere|cylinder|ring|revolution|heightfield, ...}
 //               | mesh: FILE.obj, material, transform: {translate, rotate, scale},
 //               animation: [{time, translate, rotate, scale}, ...]}, ...]
+//   environment: {type: constant|gradient|image, color, horizon, zenith, image: FILE.hdr|.png|.jpg,
+//               rotate, intensity}
 // scenes/ring.yaml is a commented example.
 #pragma once
 
@@ -32,6 +36,8 @@ struct SceneLimits {
     static constexpr int kMaxPhotons = 100000000;
     static constexpr int kMaxK = 1024;
     static constexpr int kMaxBounces = 64;
+    static constexpr int kMaxSpecularSplits = 16;  // up to 2^16 paths a pixel before the branch cutoff
+    static constexpr int kMaxShadowSamples = 256;
 };
 
 Scene LoadScene(const std::string& path);

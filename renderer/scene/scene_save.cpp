@@ -48,6 +48,7 @@ public:
         out_ << YAML::Key << "objects" << YAML::Value << YAML::BeginSeq;
         for (const caustica::Object& o : scene.objects) WriteObject(scene, o);
         out_ << YAML::EndSeq;
+        WriteEnvironment(scene.environment);
         out_ << YAML::EndMap;
         CA_CHECK_MSG(out_.good(), "YAML emitter: ", out_.GetLastError());
         return std::string(out_.c_str()) + "\n";
@@ -92,8 +93,26 @@ private:
         Put("k", s.k);
         Put("ambient", s.ambient);
         Put("max_bounces", s.max_bounces);
+        Put("specular_splits", s.specular_splits);
+        Put("shadow_samples", s.shadow_samples);
         Put("frame_rate", s.frame_rate);
         Put("duration", s.duration);
+        out_ << YAML::EndMap;
+    }
+
+    void WriteEnvironment(const Environment& e) {
+        out_ << YAML::Key << "environment" << YAML::Value << YAML::BeginMap;
+        Put("type", ToString(e.kind));
+        switch (e.kind) {
+        case Environment::Kind::constant: Put("color", e.color); break;
+        case Environment::Kind::gradient:
+            Put("horizon", e.horizon);
+            Put("zenith", e.zenith);
+            break;
+        case Environment::Kind::image: PutPath("image", e.image_path); break;
+        }
+        Put("rotate", e.rotate_degrees);
+        Put("intensity", e.intensity);
         out_ << YAML::EndMap;
     }
 
@@ -126,11 +145,18 @@ private:
         Put("name", l.name);
         Put("type", ToString(l.type));
         Put("position", l.position);
-        if (l.type != LightType::point) Put(l.aimed ? "look_at" : "direction", l.aimed ? l.target : l.direction);
+        if (l.type == LightType::spot || l.type == LightType::directional)
+            Put(l.aimed ? "look_at" : "direction", l.aimed ? l.target : l.direction);
         if (l.type == LightType::spot) {
             Put("inner_angle", l.inner_angle_degrees);
             Put("outer_angle", l.outer_angle_degrees);
         }
+        if (l.type == LightType::rect) {
+            Put("width", l.width);
+            Put("height", l.height);
+        }
+        if (l.type == LightType::disc || l.type == LightType::sphere) Put("radius", l.radius);
+        if (l.type == LightType::rect || l.type == LightType::disc) PutRotation(l.rotate);
         Put("color", l.color);
         Put("power", l.power);
         WriteAnimation(l.animation, l.interpolation, l.orbit, [&](const Vec3Key& k) { Put("position", k.value); });
@@ -169,16 +195,20 @@ private:
         if (smooth) out_ << YAML::EndMap;
     }
 
-    void TransformFields(const Transform& t) {
-        Put("translate", t.translate);
-        if (t.rotate.kind == Rotation::Kind::euler) {
-            Put("rotate", t.rotate.euler_degrees);
+    void PutRotation(const Rotation& r) {
+        if (r.kind == Rotation::Kind::euler) {
+            Put("rotate", r.euler_degrees);
         } else {
             out_ << YAML::Key << "rotate" << YAML::Value << YAML::Flow << YAML::BeginMap;
-            Put("axis", t.rotate.axis);
-            Put("angle", t.rotate.angle_degrees);
+            Put("axis", r.axis);
+            Put("angle", r.angle_degrees);
             out_ << YAML::EndMap;
         }
+    }
+
+    void TransformFields(const Transform& t) {
+        Put("translate", t.translate);
+        PutRotation(t.rotate);
         Put("scale", t.scale);
     }
 

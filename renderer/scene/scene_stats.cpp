@@ -22,6 +22,9 @@ SceneStats ComputeSceneStats(const Scene& scene) {
         case LightType::point: ++s.point_lights; break;
         case LightType::spot: ++s.spot_lights; break;
         case LightType::directional: ++s.directional_lights; break;
+        case LightType::rect:
+        case LightType::disc:
+        case LightType::sphere: ++s.area_lights; break;
         }
     }
     for (const Material& m : scene.materials) {
@@ -48,10 +51,13 @@ void PrintSceneStats(const Scene& scene, const SceneStats& s, std::ostream& out)
     out << "objects:    " << s.objects << " (" << s.shape_objects << " built-in shapes, " << s.mesh_objects << " meshes, "
         << s.animated_objects << " animated)\n";
     out << "lights:     " << scene.lights.size() << " (" << s.point_lights << " point, " << s.spot_lights << " spot, "
-        << s.directional_lights << " directional)\n";
+        << s.directional_lights << " directional, " << s.area_lights << " area)\n";
     out << "materials:  " << scene.materials.size() << " (" << s.diffuse_materials << " diffuse, " << s.mirror_materials
         << " mirror, " << s.glass_materials << " glass)\n";
     out << "textures:   " << s.textures << "\n";
+    out << "environment: " << ToString(scene.environment.kind);
+    if (scene.environment.image) out << " " << scene.environment.image->width << "x" << scene.environment.image->height;
+    out << ", intensity " << scene.environment.intensity << "\n";
     if (s.animation_length > 0)
         out << "animation:  " << s.animation_length << " s at " << scene.settings.frame_rate << " frames/s\n";
     else
@@ -60,7 +66,8 @@ void PrintSceneStats(const Scene& scene, const SceneStats& s, std::ostream& out)
     else out << "bounds:     " << vec(s.bounds.lo) << " to " << vec(s.bounds.hi) << "\n";
     out << "camera:     " << scene.camera.width << "x" << scene.camera.height << ", fov " << scene.camera.fov_degrees << " degrees\n";
     out << "settings:   " << scene.settings.photons << " photons, k = " << scene.settings.k << ", max bounces "
-        << scene.settings.max_bounces << "\n";
+        << scene.settings.max_bounces << ", specular splits " << scene.settings.specular_splits << ", shadow samples "
+        << scene.settings.shadow_samples << "\n";
     out << "warnings:   " << s.warnings << "\n";
 }
 

@@ -40,6 +40,14 @@ TEST_P(PrimitivesGpu, ExclusiveScanEqualsCpu) {
     EXPECT_EQ(total, expected_total);
     EXPECT_EQ(d.Download(), expected);
 
+    // Two counts in one 64-bit item, as the eye passes scan their children and diffuse ends.
+    std::vector<uint64_t> packed(n), packed_expected(n);
+    for (size_t i = 0; i < n; ++i) packed[i] = in[i] % 3 + (uint64_t(in[i] % 2) << 32);
+    const uint64_t packed_total = ExclusiveScanTotal<uint64_t>(cpu, packed, Span<uint64_t>(packed_expected));
+    auto dp = OnDevice(gpu, packed);
+    EXPECT_EQ(ExclusiveScanTotal<uint64_t>(gpu, dp.span(), dp.span()), packed_total);
+    EXPECT_EQ(dp.Download(), packed_expected);
+
     const auto f = RandomValues<float>(n, 22, 0.0f, 1.0f);
     std::vector<float> fexpected(n);
     ExclusiveScan<float>(cpu, f, Span<float>(fexpected));

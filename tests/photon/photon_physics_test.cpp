@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "photon/specular.h"
 #include "renderer/frame_renderer.h"
 #include "renderer/scene/scene_eval.h"
 #include "renderer/scene/scene_loader.h"
@@ -70,6 +71,50 @@ objects:
     const double reflectance = std::pow((ior - 1.0) / (ior + 1.0), 2.0);
     const double expected = irradiance * 1.0 * (1.0 - reflectance) / (1.0 + reflectance);
     EXPECT_NEAR(stored, expected, 0.01 * expected) << "stored power " << stored << " W, expected " << expected;
+}
+
+// Area lights emit caustic photons from their surface with the right power in the right directions:
+// a small light 5 m above a glass slab (a rect or disc turned so that the slab lies 45 degrees off
+// its axis), as a point of intensity I(theta) at its centre (I0 cos theta for a rect or disc, I0 for
+// a sphere; exact to about (size / distance)^2), sends I(theta) cos(incidence) / distance^2 onto
+// each piece of the slab's top, of which the slab transmits (1 - R) / (1 + R) (R: Fresnel's
+// reflectance at that incidence) to the floor.
+TEST(PhotonPhysics, AreaLightsSendTheirPowerThroughAGlassSlab) {
+    const float ior = 1.5f, power = 1000.0f, height = 5.0f;  // from the light to the slab's top
+    for (const std::string light : {"{type: rect, position: [0, 6.05, 0], width: 0.2, height: 0.15, rotate: [0, 0, 45], "
+                                    "power: 1000}",
+                                    "{type: disc, position: [0, 6.05, 0], radius: 0.1, rotate: [0, 0, 45], power: 1000}",
+                                    "{type: sphere, position: [0, 6.05, 0], radius: 0.1, power: 1000}"}) {
+        const std::string yaml = "lights: [" + light + R"(]
+materials:
+  floor: {type: diffuse}
+  glass: {type: glass, ior: 1.5}
+objects:
+  - {shape: {type: plane, size: [20, 20]}, material: floor}
+  - {shape: {type: box, size: [1, 0.1, 1]}, material: glass, transform: {translate: [0, 1, 0]}}
+)";
+        double stored = 0.0;
+        for (const Photon& p : TracePhotons(yaml, 400000)) {
+            EXPECT_NEAR(p.position.y, 0.0f, 1e-3f);
+            stored += p.power.x;
+        }
+        const bool lambertian = light.find("sphere") == std::string::npos;
+        constexpr int kSteps = 400;
+        double expected = 0.0;
+        for (int i = 0; i < kSteps; ++i)
+            for (int j = 0; j < kSteps; ++j) {
+                const double x = (i + 0.5) / kSteps - 0.5, z = (j + 0.5) / kSteps - 0.5;
+                const double d2 = x * x + z * z + double(height) * height, d = std::sqrt(d2);
+                const double cos_incidence = height / d;
+                // The turned light faces (sin 45, -cos 45, 0).
+                const double cos_light = (x + height) * std::sqrt(0.5) / d;
+                const double intensity = power / (4.0 * M_PI) * (lambertian ? std::fmax(0.0, cos_light) : 1.0);
+                const double r = FresnelDielectric(float(cos_incidence), ior);
+                expected += intensity * cos_incidence / d2 * (1.0 - r) / (1.0 + r) / (kSteps * kSteps);
+            }
+        EXPECT_NEAR(stored, expected, 0.01 * expected) << light << ": stored power " << stored << " W, expected "
+                                                        << expected;
+    }
 }
 
 // Light falling straight down on a glass sphere above a wide floor. A ray at impact parameter b

@@ -38,7 +38,7 @@ TEST_P(ReferenceImages, MatchTheStoredImage) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, ReferenceImages,
-                         ::testing::Values("ring", "cornell-glass", "champagne", "pool", "orbit", "gem"),
+                         ::testing::Values("ring", "cornell-glass", "champagne", "pool", "orbit", "sky", "gem"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                              std::string name = info.param;
                              for (char& c : name)

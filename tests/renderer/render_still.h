@@ -1,9 +1,12 @@
-// Renders a still frame of a scene for tests: time 0, the given options and samples.
+// Renders a still frame of a scene for tests: time 0, the given options and samples; and scenes
+// written in the test, loaded without printing warnings.
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "renderer/frame_renderer.h"
+#include "renderer/scene/scene_loader.h"
 #include "renderer/scene_to_frame.h"
 
 namespace caustica::testing {
@@ -15,6 +18,13 @@ inline std::unique_ptr<FrameRenderer> RenderStill(const Backend& backend, const 
     PrepareFrame(*renderer, scene, options, backend, 0.0);
     for (int s = 0; s < samples; ++s) renderer->AddSample();
     return renderer;
+}
+
+// A scene from YAML text; file names in it are relative to 'path''s folder.
+inline Scene SceneFromYaml(const std::string& yaml, const std::string& path) {
+    SceneLoadOptions quiet;
+    quiet.print_warnings = false;
+    return LoadSceneFromString(yaml, path, quiet);
 }
 
 inline RenderOptions SmallFrame(int photons, int width, int height) {

@@ -71,6 +71,36 @@ TEST(SceneErrors, OneDocumentOfText) {
     EXPECT_NE(LoadError(std::string(600, '[')).find("nested more than 500 levels deep"), std::string::npos);
 }
 
+TEST(SceneErrors, AreaLightsAreChecked) {
+    EXPECT_SCENE_ERROR("lights:\n  - {type: rect, radius: 1}\n", "bad.yaml:2:18", "unknown key \"radius\"");
+    EXPECT_SCENE_ERROR("lights:\n  - {type: sphere, rotate: [0, 0, 0]}\n", "bad.yaml:2:20", "unknown key \"rotate\"");
+    EXPECT_SCENE_ERROR("lights:\n  - {type: disc, direction: [0, 1, 0]}\n", "bad.yaml:2:18", "unknown key \"direction\"");
+    EXPECT_SCENE_ERROR("lights:\n  - {type: rect, width: 0}\n", "bad.yaml:2:25", "expected rect light width in");
+    EXPECT_SCENE_ERROR("lights:\n  - {type: sphere, radius: -1}\n", "bad.yaml:2:28", "expected sphere light radius in");
+    EXPECT_SCENE_ERROR("lights:\n  - {type: rectangle}\n", "bad.yaml:2:12",
+                       "unknown light type \"rectangle\" (known: point, spot, directional, rect, disc, sphere)");
+}
+
+TEST(SceneErrors, EnvironmentIsChecked) {
+    EXPECT_SCENE_ERROR("environment: {color: [1, 1, 1]}\n", "bad.yaml:1:14", "expected an environment map with a type");
+    EXPECT_SCENE_ERROR("environment: {type: gradeint}\n", "bad.yaml:1:21",
+                       "unknown environment type \"gradeint\" (did you mean \"gradient\"?)");
+    EXPECT_SCENE_ERROR("environment: {type: gradient, color: [1, 1, 1]}\n", "bad.yaml:1:31", "unknown key \"color\"");
+    EXPECT_SCENE_ERROR("environment: {type: constant, intensity: -1}\n", "bad.yaml:1:42", "intensity in [0, 1e+06], got -1");
+    EXPECT_SCENE_ERROR("environment: {type: image}\n", "bad.yaml:1:14", "an image environment needs an image");
+    EXPECT_SCENE_ERROR("environment: {type: image, image: none.hdr}\n", "bad.yaml:1:35",
+                       "environment image \"none.hdr\" not found");
+    TempDir dir;
+    dir.File("bad.hdr", "#?RADIANCE\nnot really\n");
+    const std::string path = dir.File("s.yaml", "environment: {type: image, image: bad.hdr}\n");
+    try {
+        LoadScene(path);
+        ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find(path + ":1:35: error: environment image"), std::string::npos) << e.what();
+    }
+}
+
 TEST(SceneErrors, DuplicateKeys) {
     EXPECT_SCENE_ERROR("camera:\n  fov: 40\n  fov: 50\n", "bad.yaml:3:3", "duplicate key \"fov\"");
 }
@@ -208,7 +238,8 @@ TEST(SceneErrors, UnreadableSceneFilesSayWhy) {
     std::filesystem::create_symlink("/proc/self/status", dir.Path("status.yaml"));
     EXPECT_EQ(LoadSceneError(dir.Path("status.yaml")),
               dir.Path("status.yaml") +
-                  ":1:1: error: unknown key \"Name\" (known: camera, settings, materials, lights, objects) in the scene");
+                  ":1:1: error: unknown key \"Name\" (known: camera, settings, materials, lights, objects, "
+                  "environment) in the scene");
     EXPECT_EQ(LoadSceneError("/proc/self/status"),
               "/proc/self/status: error: a scene file name needs its type's extension (supported: .yaml, .yml, .gltf, .glb)");
 }

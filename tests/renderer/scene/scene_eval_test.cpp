@@ -197,6 +197,30 @@ TEST(SceneEval, ReusedFrameEqualsFreshOne) {
     }
 }
 
+TEST(SceneEval, AreaLightsFaceTheirTurnedMinusY) {
+    const Scene scene = LoadSceneFromString(R"(
+lights:
+  - {type: rect, position: [1, 2, 3], width: 0.5, height: 0.25, power: 10}
+  - {type: disc, position: [0, 1, 0], radius: 0.3, rotate: [0, 0, 90]}
+  - {type: sphere, position: [0, 3, 0], radius: 0.2, animation: [{time: 0, position: [0, 3, 0]}, {time: 2, position: [2, 3, 0]}]}
+)",
+                                            "s.yaml");
+    const SceneFrame frame = EvaluateScene(scene, 1.0);
+    ASSERT_EQ(frame.lights.size(), 3u);
+    const SceneLight& rect = frame.lights[0];
+    EXPECT_EQ(rect.type, LightType::rect);
+    ExpectNear(rect.direction, Vec3(0, -1, 0), 1e-6f);
+    ExpectNear(rect.u_axis, Vec3(1, 0, 0), 1e-6f);
+    ExpectNear(rect.v_axis, Vec3(0, 0, 1), 1e-6f);
+    EXPECT_EQ(rect.width, 0.5f);
+    EXPECT_EQ(rect.height, 0.25f);
+    const SceneLight& disc = frame.lights[1];
+    ExpectNear(disc.direction, Vec3(1, 0, 0), 1e-6f);  // -y turned a quarter about z
+    ExpectNear(disc.u_axis, Vec3(0, 1, 0), 1e-6f);
+    EXPECT_EQ(disc.radius, 0.3f);
+    ExpectNear(frame.lights[2].position, Vec3(1, 3, 0), 1e-6f);  // halfway along its keys
+}
+
 TEST(SceneEval, DurationSettingOverridesKeyframes) {
     Scene scene = LoadSceneFromString(kAnimated, "anim.yaml");
     scene.settings.duration = 12.5;

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/srgb.h"
 #include "renderer/scene/builtin_scene.h"
 #include "renderer/scene/scene_eval.h"
 #include "renderer/scene/scene_loader.h"
@@ -46,6 +47,7 @@ INSTANTIATE_TEST_SUITE_P(Scenes, ShippedScenes,
                                            ShippedScene{"cornell-glass.yaml", 5 * 2 + 2 * (2 * 96 * 47), 2, false},
                                            ShippedScene{"pool.yaml", 5 * 2 + 2 * 160 * 160, 1, true},
                                            ShippedScene{"orbit.yaml", 2 + 256 * 8 + 2 * 96 * 47, 2, true},
+                                           ShippedScene{"sky.yaml", 2 + 2 * (2 * 128 * 63), 2, false},
                                            ShippedScene{"gem.gltf", 2 + 80, 1, false}),
                          [](const ::testing::TestParamInfo<ShippedScene>& info) {
                              std::string name = info.param.file;
@@ -153,6 +155,49 @@ TEST(SceneLoad, TexturesDecodeAndAreShared) {
     EXPECT_EQ(t.rgba[6], 255);
 }
 
+// The bytes of an image written by one of stb_image_write's functions.
+template <class Write>
+std::string ImageBytes(Write write) {
+    std::string bytes;
+    write([](void* context, void* data, int size) {
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
+    }, &bytes);
+    return bytes;
+}
+
+TEST(SceneLoad, EnvironmentDefaultsToBlack) {
+    const Scene scene = LoadSceneFromString("objects: []\n", "s.yaml");
+    EXPECT_EQ(scene.environment.kind, Environment::Kind::constant);
+    EXPECT_EQ(scene.environment.color, Rgb(0.0f));
+    EXPECT_EQ(scene.environment.intensity, 1.0f);
+}
+
+TEST(SceneLoad, EnvironmentImagesDecodeToLinearRgb) {
+    // Radiance HDR: values with short mantissas survive its shared-exponent encoding exactly.
+    const float hdr[] = {0.5f, 1.0f, 2.0f, 4.0f, 0.25f, 0.125f};
+    // PNG: sRGB codes, decoded to linear light.
+    const unsigned char png[] = {255, 0, 128, 0, 188, 255};
+    TempDir dir;
+    dir.File("sky.hdr", ImageBytes([&](stbi_write_func* f, void* c) { stbi_write_hdr_to_func(f, c, 2, 1, 3, hdr); }));
+    dir.File("sky.png", ImageBytes([&](stbi_write_func* f, void* c) { stbi_write_png_to_func(f, c, 1, 2, 3, png, 3); }));
+    const Scene from_hdr = LoadScene(dir.File("a.yaml", "environment: {type: image, image: sky.hdr, rotate: 30, intensity: 2}\n"));
+    const Environment& e = from_hdr.environment;
+    EXPECT_EQ(e.kind, Environment::Kind::image);
+    EXPECT_EQ(e.image_path, dir.Path("sky.hdr"));
+    EXPECT_EQ(e.rotate_degrees, 30.0f);
+    EXPECT_EQ(e.intensity, 2.0f);
+    ASSERT_TRUE(e.image);
+    ASSERT_EQ(e.image->width, 2);
+    ASSERT_EQ(e.image->height, 1);
+    EXPECT_EQ(e.image->texels[0], Rgb(0.5f, 1.0f, 2.0f));
+    EXPECT_EQ(e.image->texels[1], Rgb(4.0f, 0.25f, 0.125f));
+    const Scene from_png = LoadScene(dir.File("b.yaml", "environment: {type: image, image: sky.png}\n"));
+    ASSERT_TRUE(from_png.environment.image);
+    ASSERT_EQ(from_png.environment.image->height, 2);
+    EXPECT_EQ(from_png.environment.image->texels[0], Rgb(1.0f, 0.0f, DecodeSrgb8(128)));
+    EXPECT_EQ(from_png.environment.image->texels[1], Rgb(0.0f, DecodeSrgb8(188), 1.0f));
+}
+
 TEST(SceneLoad, MeshPathsAreRelativeToTheSceneFile) {
     TempDir dir;
     dir.File("models/tri.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
@@ -208,7 +253,8 @@ TEST(SceneLoad, StatisticsCountEverything) {
     EXPECT_EQ(stats.triangles, 5u * 2 + 2 * (2 * 96 * 47));
     EXPECT_EQ(stats.objects, 7);
     EXPECT_EQ(stats.shape_objects, 7);
-    EXPECT_EQ(stats.point_lights, 1);
+    EXPECT_EQ(stats.point_lights, 0);
+    EXPECT_EQ(stats.area_lights, 1);
     EXPECT_EQ(stats.diffuse_materials, 3);
     EXPECT_EQ(stats.mirror_materials, 1);
     EXPECT_EQ(stats.glass_materials, 1);
@@ -218,7 +264,7 @@ TEST(SceneLoad, StatisticsCountEverything) {
     std::ostringstream out;
     PrintSceneStats(scene, stats, out);
     EXPECT_NE(out.str().find("triangles:  18058"), std::string::npos) << out.str();
-    EXPECT_NE(out.str().find("lights:     1 (1 point, 0 spot, 0 directional)"), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("lights:     1 (0 point, 0 spot, 0 directional, 1 area)"), std::string::npos) << out.str();
 }
 
 }  // namespace

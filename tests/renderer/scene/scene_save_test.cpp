@@ -49,7 +49,7 @@ INSTANTIATE_TEST_SUITE_P(Scenes, SaveShipped, ::testing::ValuesIn(ShippedSceneFi
                              return name;
                          });
 
-TEST(SaveShippedScenes, AreAllFound) { EXPECT_GE(ShippedSceneFiles().size(), 6u); }
+TEST(SaveShippedScenes, AreAllFound) { EXPECT_GE(ShippedSceneFiles().size(), 7u); }
 
 TEST(SaveScene, KeepsMaterialsAsWrittenAndTheOpeningComment) {
     const Scene original = LoadScene(SourcePath("scenes/orbit.yaml"));
@@ -93,6 +93,39 @@ TEST(SaveScene, EditedValuesSurvive) {
     EXPECT_EQ(loaded.settings.photons, 123456);
     EXPECT_EQ(loaded.settings.k, 77);
     EXPECT_FALSE(loaded.materials[2].metal);
+}
+
+TEST(SaveScene, EnvironmentAndSettingsSurvive) {
+    const Scene scene = LoadSceneFromString(
+        "settings: {specular_splits: 5, shadow_samples: 9}\n"
+        "environment: {type: gradient, horizon: [0.9, 0.8, 0.7], zenith: [0.1, 0.3, 2.5], rotate: 12.5, intensity: 0.3}\n",
+        "s.yaml");
+    TempDir dir;
+    SaveScene(scene, dir.Path("saved.yaml"));
+    const Scene loaded = LoadScene(dir.Path("saved.yaml"));
+    EXPECT_TRUE(loaded == scene) << SceneToYaml(loaded, dir.Path());
+    EXPECT_EQ(loaded.settings.specular_splits, 5);
+    EXPECT_EQ(loaded.settings.shadow_samples, 9);
+    EXPECT_EQ(loaded.environment.zenith, Rgb(0.1f, 0.3f, 2.5f));
+    EXPECT_EQ(loaded.environment.rotate_degrees, 12.5f);
+}
+
+TEST(SaveScene, AreaLightsSurvive) {
+    const Scene scene = LoadSceneFromString(R"(
+lights:
+  - {name: panel, type: rect, position: [0, 2, 0], width: 0.7, height: 0.3, rotate: {axis: [1, 0, 0], angle: 20}, power: 5}
+  - {type: disc, position: [1, 1, 0], radius: 0.15, rotate: [0, 0, 90], color: [1, 0.5, 0.25]}
+  - {type: sphere, position: [0, 3, 0], radius: 0.05, animation: [{time: 0, position: [0, 3, 0]}, {time: 1, position: [1, 3, 0]}]}
+)",
+                                            "s.yaml");
+    TempDir dir;
+    SaveScene(scene, dir.Path("saved.yaml"));
+    const Scene loaded = LoadScene(dir.Path("saved.yaml"));
+    EXPECT_TRUE(loaded == scene) << SceneToYaml(loaded, dir.Path());
+    EXPECT_EQ(loaded.lights[0].width, 0.7f);
+    EXPECT_EQ(loaded.lights[0].rotate.angle_degrees, 20.0f);
+    EXPECT_EQ(loaded.lights[1].radius, 0.15f);
+    EXPECT_EQ(loaded.lights[2].type, LightType::sphere);
 }
 
 TEST(SaveScene, PathsAreRewrittenForTheNewFolder) {

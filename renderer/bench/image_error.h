@@ -1,0 +1,32 @@
+// How far a rendering is from a reference image, over all pixels and by what each pixel's eye ray
+// met first (diffuse, glass, metal, an area light, background): bench quality's measure of a frame's noise.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "renderer/output/image.h"
+#include "shaders_cuda/eye_state.h"
+
+namespace caustica {
+
+// Both images are compared as shown: each channel clamped to [0, 1] (linear light).
+struct ImageError {
+    size_t pixels = 0;
+    double mean_absolute = 0;  // over pixels and channels
+    double root_mean_square = 0;
+    double far_fraction = 0;  // pixels whose channels differ by more than 0.1 on average
+};
+
+// The pixel counts a pixel as clearly off: its channels' mean absolute difference exceeds this.
+constexpr double kFarDifference = 0.1;
+
+// [0]: all pixels; [1 + k]: the pixels whose first hit is FirstHit(k). first_hits is row by row,
+// one per pixel; the images have the same size.
+std::vector<ImageError> MeasureImageError(const Image& image, const Image& reference,
+                                          const std::vector<FirstHit>& first_hits);
+
+// "diffuse", "glass", "metal", "light", "background".
+const char* FirstHitName(FirstHit kind);
+
+}  // namespace caustica

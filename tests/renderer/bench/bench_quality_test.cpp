@@ -1,0 +1,85 @@
+// `caustica bench quality` on a small CPU run: it measures against a rendered or a given
+// reference, writes its JSON, and rejects what it cannot read.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "core/error.h"
+#include "renderer/bench/bench_quality.h"
+#include "renderer/output/image.h"
+#include "renderer/output/output_file.h"
+
+namespace caustica {
+namespace {
+
+std::string ReadText(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::vector<std::string> SmallRun(std::vector<std::string> extra) {
+    std::vector<std::string> args = {std::string(CAUSTICA_SOURCE_DIR) + "/scenes/cornell-glass.yaml", "--device", "cpu",
+                                     "--width", "24", "--height", "24", "--photons", "2000", "--frames", "2"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+}
+
+TEST(BenchQuality, SmallCpuRunWritesJson) {
+    const std::string json_path = ::testing::TempDir() + "bench_quality_test.json";
+    ASSERT_EQ(BenchQualityMain(SmallRun({"--reference-samples", "4", "--json", json_path})), 0);
+    const std::string json = ReadText(json_path);
+    for (const char* key : {"\"device\": \"cpu\"", "\"commit\": ", "\"width\": 24", "\"samples\": 1", "\"frames\": 2",
+                            "\"reference_samples\": 4", "\"specular_splits\": 3", "\"shadow_samples\": 4",
+                            "\"errors\": {", "\"all\": {", "\"pixels\": 576", "\"diffuse\": {", "\"glass\": {",
+                            "\"metal\": {", "\"mean_absolute\": ", "\"root_mean_square\": ", "\"far_fraction\": ",
+                            "\"frame_ms\": {"})
+        EXPECT_NE(json.find(key), std::string::npos) << key << " not in " << json;
+    std::remove(json_path.c_str());
+}
+
+// A white reference against frames so overexposed that every lit pixel shows white: no error on
+// the diffuse walls (the mirror ball shows the black world through the box's open side).
+// Read as PNG (clamped sRGB) and as EXR (linear float, as render writes it).
+class BenchQualityReference : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(BenchQualityReference, AGivenReferenceIsUsedAsIs) {
+    const std::string png = ::testing::TempDir() + "bench_quality_reference" + GetParam();
+    const std::string json_path = ::testing::TempDir() + "bench_quality_reference.json";
+    Image flat(24, 24);
+    for (Rgb& c : flat.pixels) c = Rgb(2.0f);  // shown as white everywhere
+    WriteImage(flat, CheckOutputFile("", png));
+    ASSERT_EQ(BenchQualityMain(SmallRun({"--frames", "1", "--reference", png, "--exposure", "1000", "--json",
+                                         json_path})),
+              0);
+    const std::string json = ReadText(json_path);
+    EXPECT_NE(json.find("\"reference\": \"" + png + "\""), std::string::npos) << json;
+    const size_t diffuse = json.find("\"diffuse\": {");
+    ASSERT_NE(diffuse, std::string::npos) << json;
+    EXPECT_EQ(json.find("\"mean_absolute\": 0,", diffuse), json.find("\"mean_absolute\"", diffuse)) << json;
+    std::remove(json_path.c_str());
+    std::remove(png.c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, BenchQualityReference, ::testing::Values(".png", ".exr"));
+
+TEST(BenchQuality, BadReferencesAndOptionsAreInputErrors) {
+    const std::string png = ::testing::TempDir() + "bench_quality_small.png";
+    WriteImage(Image(8, 8), CheckOutputFile("", png));
+    EXPECT_THROW(BenchQualityMain(SmallRun({"--reference", png})), InputError);  // 8x8, not 24x24
+    EXPECT_THROW(BenchQualityMain(SmallRun({"--reference", "reference.exr"})), InputError);  // not there
+    EXPECT_THROW(BenchQualityMain(SmallRun({"--reference", "reference.tif"})), InputError);
+    EXPECT_THROW(BenchQualityMain(SmallRun({"--reference", ::testing::TempDir() + "none.png"})), InputError);
+    EXPECT_THROW(BenchQualityMain(SmallRun({"--samples", "0"})), InputError);
+    EXPECT_THROW(BenchQualityMain(SmallRun({"--reference-samples", "0"})), InputError);
+    EXPECT_THROW(BenchQualityMain(SmallRun({"--frames", "0"})), InputError);
+    EXPECT_THROW(BenchQualityMain(SmallRun({"--specular-splits", "17"})), InputError);
+    EXPECT_THROW(BenchQualityMain(SmallRun({"--shadow-samples", "-1"})), InputError);
+    std::remove(png.c_str());
+}
+
+}  // namespace
+}  // namespace caustica
