@@ -49,10 +49,10 @@ bench_run() {
   if timeout 300 "$caustica" "$@" --json "$bench/$name.json" >>"$log" 2>&1; then note "bench $name: ok"; else note "bench $name: FAILED"; fi
 }
 if [ -x "$caustica" ]; then
-  bench_run kdtree-teapot bench kdtree --scene $models/teapot.obj --device cuda --reference
-  bench_run kdtree-bunny bench kdtree --scene $models/stanford-bunny.obj --device cuda --reference
-  bench_run kdtree-200k bench kdtree --triangles 200000 --device cuda --reference
-  bench_run kdtree-1m bench kdtree --triangles 1000000 --device cuda
+  bench_run kdtree-teapot bench kdtree --scene $models/teapot.obj --device cuda --reference --traversal all
+  bench_run kdtree-bunny bench kdtree --scene $models/stanford-bunny.obj --device cuda --reference --traversal all
+  bench_run kdtree-200k bench kdtree --triangles 200000 --device cuda --reference --traversal all
+  bench_run kdtree-1m bench kdtree --triangles 1000000 --device cuda --traversal all
   bench_run kdtree-10m bench kdtree --triangles 10000000 --device cuda --repeat 5
   bench_run photons-1m-plane bench photons --points 1000000 --distribution plane --queries 2073600 --k 50 --device cuda
   bench_run photons-4m-plane bench photons --points 4000000 --distribution plane --queries 2073600 --k 50 --device cuda
@@ -77,8 +77,8 @@ if [ -x "$caustica" ]; then
       --samples 16 --still-samples 256
   fi
   # A picture of each scene, rendered on the GPU.
-  for s in ring champagne cornell-glass pool orbit sky; do
-    timeout 120 "$caustica" render scenes/$s.yaml -o "$bench/$s.png" --frames 0:0 --samples 16 --device cuda >>"$log" 2>&1 \
+  for s in ring.yaml champagne.yaml cornell-glass.yaml pool.yaml orbit.yaml sky.yaml gem.gltf; do
+    timeout 120 "$caustica" render scenes/$s -o "$bench/${s%.*}.png" --frames 0:0 --samples 16 --device cuda >>"$log" 2>&1 \
       && note "render $s: ok" || note "render $s: FAILED"
   done
 fi
