@@ -1,5 +1,7 @@
 #include "renderer/frame_renderer.h"
 
+#include <algorithm>
+
 #include "core/timer.h"
 #include "core/worker_thread.h"
 #include "kdtree/triangle/bfs_builder.h"
@@ -24,6 +26,7 @@ struct FrameRenderer::State {
     Buffer<SurfaceMaterial> materials;
     Buffer<TextureView> textures;
     Buffer<uint32_t> texels;
+    bool has_glass = false;  // only glass splits eye paths
     EnvironmentView environment;
     Buffer<Rgb> environment_texels;
     std::vector<LightSource> frame_lights;  // the frame's, with their shadow rays
@@ -56,10 +59,12 @@ struct FrameRenderer::State {
           eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
 
     // The views that show one photon query's value per pixel follow one path per pixel: a sum over a
-    // ray tree would blend their colours.
+    // ray tree would blend their colours. Without glass no path splits: the passes need not prepare
+    // for it.
     EyeTreeSettings EyeTree() const {
         const bool one_path = settings.view == ShadeView::Photons || settings.view == ShadeView::KnnRadius;
-        return {settings.max_bounces, one_path ? 0 : settings.specular_splits, settings.view == ShadeView::Full};
+        return {settings.max_bounces, one_path || !has_glass ? 0 : settings.specular_splits,
+                settings.view == ShadeView::Full};
     }
 
     float DisplayScale() const { return caustica::DisplayScale(settings); }
@@ -80,6 +85,8 @@ void FrameRenderer::SetMaterials(const SceneMaterials& materials) {
     s.materials.Upload(materials.materials);
     s.textures.Upload(materials.textures);
     s.texels.Upload(materials.texels);
+    s.has_glass = std::any_of(materials.materials.begin(), materials.materials.end(),
+                              [](const SurfaceMaterial& m) { return m.type == SurfaceType::Glass; });
     s.environment = materials.environment;
     s.environment_texels.Upload(materials.environment_texels);
 }
@@ -179,10 +186,7 @@ void FrameRenderer::AddSample() {
 
 uint32_t FrameRenderer::samples() const { return state_->samples; }
 uint32_t FrameRenderer::stored_photons() const { return uint32_t(state_->photons.size()); }
-uint32_t FrameRenderer::eye_paths() const {
-    const EyeState& eye = state_->eye;
-    return eye.level_first.empty() ? eye.pixels : eye.level_first.back();
-}
+uint32_t FrameRenderer::eye_paths() const { return state_->eye.paths_traced; }
 std::vector<Photon> FrameRenderer::StoredPhotons() const { return state_->photons.Download(); }
 const PassTimes& FrameRenderer::times() const { return state_->times; }
 std::vector<uint32_t> FrameRenderer::DisplayPixels() const { return state_->display.Download(); }

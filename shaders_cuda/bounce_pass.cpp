@@ -1,5 +1,6 @@
 #include "core/parallel_for.h"
 #include "core/primitives.h"
+#include "core/readback.h"
 #include "core/rng.h"
 #include "photon/scatter.h"
 #include "shaders_cuda/eye_passes.h"
@@ -30,17 +31,18 @@ struct ClassifyHitsPass {
     PixelOrder order;
     EyeTreeSettings tree;
     int bounce;
-    Span<const EyePath> paths;
+    Span<EyePath> paths;            // a path's first child takes its place
     Span<const Hit> hits;
-    Span<EyePath> children;        // two places a path
-    Span<DiffusePoint> end_points;
-    Span<uint64_t> counts;         // children, and 1 << 32 for a diffuse end
-    Span<Rgb> radiance;            // the tree's entries of this bounce
+    Span<EyePath> second_children;  // a split's second child (bounces that may split)
+    Span<uint64_t> counts;          // children, and 1 << 32 for a diffuse end
+    Span<Rgb> radiance;             // the tree's, by node
+    Span<DiffusePoint> diffuse;     // the tree's, by node
     Span<FirstHit> first_hit;
 
     // A child goes on when its weight is at least kBranchCutoff; a lighter one of a split goes on
     // with probability weight / kBranchCutoff, carrying kBranchCutoff (Russian roulette keeps the
-    // sum unbiased while the tree stays small).
+    // sum unbiased while the tree stays small). It continues its parent's node until the pass that
+    // places it gives it one of its own.
     CA_HD void AddChild(const EyePath& path, const SurfacePoint& s, Vec3 direction, Rgb weight, uint32_t id,
                         bool roulette, Rng& rng, int i, uint32_t& n) const {
         const float heaviest = MaxComponent(weight);
@@ -49,8 +51,9 @@ struct ClassifyHitsPass {
             if (rng.NextFloat() * kBranchCutoff >= heaviest) return;
             weight *= kBranchCutoff / heaviest;
         }
-        children[2 * size_t(i) + n] = {Ray(OffsetOrigin(s.position, s.geometric_normal, direction), direction), weight,
-                                       path.pixel, id};
+        const EyePath child{OffsetOrigin(s.position, s.geometric_normal, direction), direction, weight, path.pixel, id,
+                            path.node};
+        (n == 0 ? paths[i] : second_children[i]) = child;
         ++n;
     }
 
@@ -70,31 +73,33 @@ struct ClassifyHitsPass {
 
     CA_HD void operator()(int i) const {
         const EyePath path = paths[i];
+        const Ray ray = path.ray();
         const Hit hit = hits[i];
-        radiance[i] = Rgb(0.0f);
+        // The node's light is what its chain's last path brings: each path sets it.
+        radiance[path.node] = Rgb(0.0f);
         counts[i] = 0;
         if (tree.emitted) {
-            const int light = VisibleLight(path.ray, hit.t);
+            const int light = VisibleLight(ray, hit.t);
             if (light >= 0) {
                 if (bounce == 0) first_hit[i] = FirstHit::Light;
-                radiance[i] = path.weight * lights[light].Radiance();
+                radiance[path.node] = path.weight * lights[light].Radiance();
                 return;
             }
         }
         if (bounce == 0) first_hit[i] = FirstHitOf(scene, hit);
         if (!hit.Valid()) {
-            if (tree.emitted) radiance[i] = path.weight * scene.environment.Radiance(path.ray.direction);
+            if (tree.emitted) radiance[path.node] = path.weight * scene.environment.Radiance(ray.direction);
             return;
         }
-        const SurfacePoint s = scene.Describe(path.ray, hit);
+        const SurfacePoint s = scene.Describe(ray, hit);
         if (s.material->type == SurfaceType::Diffuse) {
-            end_points[i] = {s.position, s.shading_normal, s.geometric_normal,
-                             scene.Albedo(*s.material, s.uv) * path.weight};
+            diffuse[path.node] = {s.position, s.shading_normal, s.geometric_normal,
+                                  scene.Albedo(*s.material, s.uv) * path.weight};
             counts[i] = uint64_t(1) << 32;
             return;
         }
         if (bounce == tree.max_bounces) return;
-        const SpecularBranches b = SplitSpecular(s, path.ray.direction, hit.t);
+        const SpecularBranches b = SplitSpecular(s, ray.direction, hit.t);
         Rng rng(key.seed, key.sample, kBouncePass + uint32_t(bounce),
                 uint64_t(order.Linear(path.pixel)) | uint64_t(path.id) << 32);
         uint32_t n = 0;
@@ -112,26 +117,30 @@ struct ClassifyHitsPass {
     }
 };
 
-// Moves each path's children to their places in the next queue and its diffuse end to the ends.
+constexpr uint32_t kNoNodes = ~0u;
+
+// Moves each path's children to their places in the next queue, and notes its diffuse end's node
+// among the ends.
 struct PlacePathsPass {
-    Span<const uint64_t> offsets;  // the scanned counts
-    uint64_t total;
-    Span<const EyePath> children;
-    Span<const DiffusePoint> end_points;
-    uint32_t first_path;           // this bounce's first path in the tree
+    Span<const uint64_t> offsets;  // the scanned counts, and the totals after the last path
+    Span<const EyePath> paths;     // the first children, in their parents' places
+    Span<const EyePath> second_children;
+    uint32_t first_node;           // the queue's first node when its paths are nodes, else kNoNodes
+    uint32_t next_level;           // the children's first node when they are nodes, else kNoNodes
     uint32_t first_end;            // this bounce's first end
     Span<EyePath> next;
-    Span<DiffusePoint> diffuse;
-    Span<uint32_t> end_path;
+    Span<uint32_t> end_node;
     CA_HD void operator()(int i) const {
-        const uint64_t o = offsets[i], n = uint32_t(i) + 1 < offsets.size() ? offsets[i + 1] : total;
+        const uint64_t o = offsets[i], n = offsets[i + 1];
         const uint32_t child = uint32_t(o), child_count = uint32_t(n) - child;
-        for (uint32_t c = 0; c < child_count; ++c) next[child + c] = children[2 * size_t(i) + c];
-        const uint32_t end = uint32_t(o >> 32);
-        if (uint32_t(n >> 32) != end) {
-            diffuse[first_end + end] = end_points[i];
-            end_path[first_end + end] = first_path + uint32_t(i);
+        for (uint32_t c = 0; c < child_count; ++c) {
+            EyePath p = c == 0 ? paths[i] : second_children[i];
+            if (next_level != kNoNodes) p.node = next_level + child + c;
+            next[child + c] = p;
         }
+        const uint32_t end = uint32_t(o >> 32);
+        if (uint32_t(n >> 32) != end)
+            end_node[first_end + end] = first_node != kNoNodes ? first_node + uint32_t(i) : paths[i].node;
     }
 };
 
@@ -150,38 +159,58 @@ struct SumChildrenPass {
     }
 };
 
+// Scans the paths' counts in place: counts holds one item more than the paths, where the totals
+// end up, so that one read-back gives them (the item's own value is never added in).
+uint64_t ScanCounts(const Backend& backend, Span<uint64_t> counts, Readback& totals) {
+    ExclusiveScan<uint64_t>(backend, counts, counts);
+    totals.Start(&counts[counts.size() - 1], sizeof(uint64_t));
+    return totals.Wait<uint64_t>();
+}
+
 }  // namespace
 
 void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const LightSource> lights,
                      const EyeTreeSettings& tree, SampleKey key, EyeState& state) {
-    state.level_first.clear();
-    state.level_first.push_back(0);
+    state.level_first.assign(1, 0);
     state.end_count = 0;
     for (int bounce = 0;; ++bounce) {
         const uint32_t n = state.path_count, first = state.level_first.back();
-        state.tree_offsets.Resize(size_t(first) + n);
-        state.tree_radiance.Resize(size_t(first) + n);
-        state.children.Resize(2 * size_t(n), false);
-        state.end_points.Resize(n, false);
-        const Span<uint64_t> offsets = state.tree_offsets.span().subspan(first, n);
+        // The paths of the bounces that may split and of the one after them are the tree's nodes;
+        // later paths continue theirs.
+        const bool splits = bounce < tree.specular_splits, nodes = bounce <= tree.specular_splits;
+        if (nodes) {
+            state.level_first.push_back(first + n);
+            state.tree_radiance.Resize(size_t(first) + n);
+            state.diffuse.Resize(size_t(first) + n);
+        }
+        // One count more than the paths: the scan leaves the totals there. The tree keeps the
+        // offsets of the nodes that may have children, for the sum.
+        Span<uint64_t> counts;
+        if (splits) {
+            state.tree_offsets.Resize(size_t(first) + n + 1);
+            counts = state.tree_offsets.span().subspan(first, n + 1);
+        } else {
+            state.counts.Resize(size_t(n) + 1, false);
+            counts = state.counts.span();
+        }
+        state.second_children.Resize(splits ? n : 0, false);
         ParallelFor(backend, "classify hits", n,
                     ClassifyHitsPass{scene, lights, key, state.order, tree, bounce, state.paths.span(),
-                                     state.hits.span(), state.children.span(), state.end_points.span(), offsets,
-                                     state.tree_radiance.span().subspan(first, n), state.first_hit.span()});
-        const uint64_t total = ExclusiveScanTotal<uint64_t>(backend, offsets, offsets);
+                                     state.hits.span(), state.second_children.span(), counts,
+                                     state.tree_radiance.span(), state.diffuse.span(), state.first_hit.span()});
+        const uint64_t total = ScanCounts(backend, counts, state.totals);
         const uint32_t child_count = uint32_t(total), ends = uint32_t(total >> 32);
         state.next_paths.Resize(child_count, false);
-        state.diffuse.Resize(size_t(state.end_count) + ends);
-        state.end_path.Resize(size_t(state.end_count) + ends);
+        state.end_node.Resize(size_t(state.end_count) + ends);
         ParallelFor(backend, "place paths", n,
-                    PlacePathsPass{offsets, total, state.children.span(), state.end_points.span(), first,
-                                   state.end_count, state.next_paths.span(), state.diffuse.span(),
-                                   state.end_path.span()});
+                    PlacePathsPass{counts, state.paths.span(), state.second_children.span(), nodes ? first : kNoNodes,
+                                   splits ? first + n : kNoNodes, state.end_count, state.next_paths.span(),
+                                   state.end_node.span()});
         state.end_count += ends;
-        state.level_first.push_back(first + n);
         if (child_count == 0) break;
         state.paths.Swap(state.next_paths);
         state.path_count = child_count;
+        state.paths_traced += child_count;
         state.hits.Resize(child_count, false);
         RunTracePass(backend, scene, state);
     }

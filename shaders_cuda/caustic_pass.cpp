@@ -7,20 +7,22 @@ namespace {
 
 struct GatherQueriesPass {
     Span<const DiffusePoint> diffuse;
+    Span<const uint32_t> end_node;
     Span<Vec3> queries;
-    CA_HD void operator()(int i) const { queries[i] = diffuse[i].position; }
+    CA_HD void operator()(int i) const { queries[i] = diffuse[end_node[i]].position; }
 };
 
 // The filter of each query's photons, run where the KNN leaves them (on the GPU: shared memory).
 struct FilterPhotons {
     Span<const Photon> photons;
     Span<const DiffusePoint> diffuse;
+    Span<const uint32_t> end_node;
     PhotonFilter filter;
     Span<Rgb> caustic;
     Span<float> radius;
     Span<float> nearest2;
     CA_HD void operator()(uint32_t i, KnnSlot neighbours, KnnOutcome o) const {
-        const DiffusePoint& d = diffuse[i];
+        const DiffusePoint& d = diffuse[end_node[i]];
         caustic[i] = CausticIrradiance(
             photons, [neighbours](int j) { return neighbours.indices[uint32_t(j) * neighbours.stride]; },
             int(o.count), o.radius, d.position, d.normal, filter);
@@ -39,12 +41,12 @@ void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, Span<co
     state.caustic_queries.Resize(n, false);
     state.caustic.Resize(n, false);
     ParallelFor(backend, "caustic queries", n,
-                GatherQueriesPass{state.diffuse.span(), state.caustic_queries.span()});
+                GatherQueriesPass{state.diffuse.span(), state.end_node.span(), state.caustic_queries.span()});
     state.caustic_radius.Resize(n, false);
     state.caustic_nearest2.Resize(n, false);
     KnnForEach(backend, photon_map.Tree(), photon_map.Radii(), Span<const Vec3>(state.caustic_queries.span()), knn,
                state.knn,
-               FilterPhotons{photons, state.diffuse.span(), filter, state.caustic.span(),
+               FilterPhotons{photons, state.diffuse.span(), state.end_node.span(), filter, state.caustic.span(),
                              state.caustic_radius.span(), state.caustic_nearest2.span()});
 }
 

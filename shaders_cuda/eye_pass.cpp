@@ -22,7 +22,8 @@ struct GenerateEyeRaysPass {
             jx = rng.NextFloat();
             jy = rng.NextFloat();
         }
-        paths[p] = {camera.Generate(float(x) + jx, float(y) + jy), Rgb(1.0f), uint32_t(p), 0u};
+        const Ray ray = camera.Generate(float(x) + jx, float(y) + jy);
+        paths[p] = {ray.origin, ray.direction, Rgb(1.0f), uint32_t(p), 0u, uint32_t(p)};
     }
 };
 
@@ -39,6 +40,7 @@ void RunEyePass(const Backend& backend, const SceneView& scene, const CameraView
     state.tree_radiance.Resize(pixels, false);
     ParallelFor(backend, "eye rays", pixels, GenerateEyeRaysPass{camera, state.order, key, state.paths.span()});
     state.path_count = uint32_t(pixels);
+    state.paths_traced = uint32_t(pixels);
     RunTracePass(backend, scene, state);
 }
 

@@ -4,10 +4,17 @@
 // as a tree of paths whose leaves are diffuse points (shaded), rays that leave the scene or meet a
 // light (their radiance), or nothing. The passes work on queues of paths, one queue per bounce;
 // every queue keeps the order of the one before (a path's children sit where an exclusive scan of
-// the child counts puts them), so the frame does not depend on scheduling. The pixel's radiance is
-// then summed up the tree, a level at a time, in a fixed order: no atomics, the same on both
-// backends. Pixels are numbered in PixelOrder (8x4 tiles), so that neighbouring items are
-// neighbours on screen; the composite pass writes the image row by row.
+// the child counts puts them), so the frame does not depend on scheduling.
+//
+// The tree keeps a node for each path of the bounces at which paths may split (the first
+// specular_splits, in a scene with glass) and of the bounce after them; a path of a later bounce
+// goes on alone and continues its parent's node. A node and the chain that continues it end once
+// at most (a diffuse end, light, or nothing), and that end's radiance is the node's: a node that
+// goes on brings nothing itself. A scene without glass so keeps a node per pixel and nothing
+// more, as one path a pixel did. The pixel's radiance is then summed up the tree, a level at a
+// time, in a fixed order: no atomics, the same on both backends. Pixels are numbered in
+// PixelOrder (8x4 tiles), so that neighbouring items are neighbours on screen; the composite pass
+// writes the image row by row.
 #pragma once
 
 #include <cstdint>
@@ -16,25 +23,30 @@
 #include "core/backend.h"
 #include "core/buffer.h"
 #include "core/pixel_order.h"
+#include "core/readback.h"
 #include "core/vec.h"
 #include "kdtree/point/knn_batch.h"
 #include "kdtree/triangle/ray.h"
 
 namespace caustica {
 
-// One branch of a pixel's ray tree.
-struct EyePath {
-    Ray ray;
+// One branch of a pixel's ray tree: 48 bytes, aligned so that a thread moves it in three 16-byte
+// loads or stores.
+struct alignas(16) EyePath {
+    Vec3 origin, direction;  // of its ray, which starts at t = 0 and is unbounded
     Rgb weight;      // the factors of the surfaces from the camera to here (tints, Fresnel shares,
                      // absorption)
     uint32_t pixel;  // in the frame's PixelOrder
     uint32_t id;     // names the branch among its pixel's, for its random numbers: the camera ray 0, a
                      // split's children 2 id + 1 (reflected) and 2 id + 2 (refracted), a path that
                      // goes on alone keeps its parent's
+    uint32_t node;   // its node in the tree (its own, or the one it continues)
+
+    CA_HD Ray ray() const { return Ray(origin, direction); }
 };
 
-// Where a path ends on a diffuse surface: what shading needs.
-struct DiffusePoint {
+// Where a path ends on a diffuse surface: what shading needs (aligned as EyePath).
+struct alignas(16) DiffusePoint {
     Vec3 position;
     Vec3 normal;   // shading normal, facing the viewer
     Vec3 offset_normal;  // geometric normal facing the viewer, for shadow ray origins
@@ -52,19 +64,23 @@ struct EyeState {
     Buffer<EyePath> paths;
     Buffer<Hit> hits;
     uint32_t path_count = 0;
-    // Scratch of the bounce pass: each path's children (two places a path) and diffuse end.
-    Buffer<EyePath> children, next_paths;
-    Buffer<DiffusePoint> end_points;
-    // The tree, level after level: the paths of bounce b are tree[level_first[b], level_first[b + 1]).
+    uint32_t paths_traced = 0;        // in all queues of the sample
+    // Scratch of the bounce pass: the second child of each path that splits (the first replaces its
+    // parent in the queue), the next queue, and the counts of a bounce whose paths cannot split.
+    Buffer<EyePath> second_children, next_paths;
+    Buffer<uint64_t> counts;
+    Readback totals;                  // a bounce's totals of both counts, read back
+    // The tree's nodes, level after level: the paths of bounce b <= specular_splits are the nodes
+    // [level_first[b], level_first[b + 1]).
     std::vector<uint32_t> level_first;
-    Buffer<uint64_t> tree_offsets;    // per path: where its children (low 32 bits, within the next
-                                      // level) and its diffuse end (high 32 bits, within the bounce's
-                                      // ends) go, an exclusive scan of both counts
-    Buffer<Rgb> tree_radiance;        // per path: the light it brings itself (the background, a light,
+    Buffer<uint64_t> tree_offsets;    // per node that may split: where its children (low 32 bits,
+                                      // within the next level) and its diffuse end (high 32 bits,
+                                      // within the bounce's ends) go, an exclusive scan of both counts
+    Buffer<Rgb> tree_radiance;        // per node: the light its end brings (the background, a light,
                                       // its diffuse end), then with its subtree's; level 0 is the pixels
+    Buffer<DiffusePoint> diffuse;     // per node: its diffuse end, where it has one
     // The diffuse ends, bounce after bounce, each bounce's in its queue's order.
-    Buffer<DiffusePoint> diffuse;
-    Buffer<uint32_t> end_path;        // per end: its path's place in the tree
+    Buffer<uint32_t> end_node;        // per end: its node
     uint32_t end_count = 0;
     Buffer<FirstHit> first_hit;       // per pixel
     Buffer<uint8_t> visible;          // per end and shadow ray: 1 when nothing blocks it
@@ -75,9 +91,10 @@ struct EyeState {
     Buffer<float> caustic_nearest2;   // per end: squared distance to its nearest photon
 
     explicit EyeState(const Backend& b)
-        : paths(b), hits(b), children(b), next_paths(b), end_points(b), tree_offsets(b), tree_radiance(b), diffuse(b),
-          end_path(b), first_hit(b), visible(b), caustic_queries(b), knn(b), caustic(b), caustic_radius(b),
-          caustic_nearest2(b) {}
+        : paths(b), hits(b), second_children(b), next_paths(b), counts(b),
+          totals(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(uint64_t)), tree_offsets(b),
+          tree_radiance(b), diffuse(b), end_node(b), first_hit(b), visible(b), caustic_queries(b), knn(b), caustic(b),
+          caustic_radius(b), caustic_nearest2(b) {}
 
     // This sample's radiance per pixel, in PixelOrder (after the passes).
     Span<const Rgb> PixelRadiance() const { return tree_radiance.span().first(pixels); }

@@ -16,14 +16,14 @@ struct ShadeDiffusePass {
     ShadeView view;
     float max_radius;
     Span<const DiffusePoint> diffuse;
-    Span<const uint32_t> end_path;
+    Span<const uint32_t> end_node;
     Span<const uint8_t> visible;
     Span<const Rgb> caustic;
     Span<const float> caustic_radius;
     Span<const float> caustic_nearest2;
-    Span<Rgb> radiance;  // of the tree's paths
+    Span<Rgb> radiance;  // of the tree's nodes
     CA_HD Rgb Shade(int i) const {
-        const DiffusePoint& d = diffuse[i];
+        const DiffusePoint& d = diffuse[end_node[i]];
         switch (view) {
             case ShadeView::CausticOnly: return d.weight * caustic[i] * kInvPi;
             case ShadeView::KnnRadius: return HeatColour(caustic_radius[i] / max_radius);
@@ -52,7 +52,7 @@ struct ShadeDiffusePass {
         // A diffuse surface reflects albedo / pi of its irradiance as radiance.
         return d.weight * (irradiance * kInvPi + ambient);
     }
-    CA_HD void operator()(int i) const { radiance[end_path[i]] = Shade(i); }
+    CA_HD void operator()(int i) const { radiance[end_node[i]] = Shade(i); }
 };
 
 }  // namespace
@@ -61,7 +61,7 @@ void RunShadePass(const Backend& backend, Span<const LightSource> lights, uint32
                   Rgb ambient, ShadeView view, float max_radius, EyeState& state) {
     ParallelFor(backend, "shade", state.end_count,
                 ShadeDiffusePass{lights, rays_per_end, key, ambient, view, max_radius, state.diffuse.span(),
-                                 state.end_path.span(), state.visible.span(), state.caustic.span(),
+                                 state.end_node.span(), state.visible.span(), state.caustic.span(),
                                  state.caustic_radius.span(), state.caustic_nearest2.span(), state.tree_radiance.span()});
 }
 

@@ -12,6 +12,7 @@ struct ShadowRaysPass {
     uint32_t rays_per_end;
     SampleKey key;
     Span<const DiffusePoint> diffuse;
+    Span<const uint32_t> end_node;
     Span<uint8_t> visible;
     CA_HD void operator()(int j) const {
         const uint32_t end = uint32_t(j) / rays_per_end;
@@ -21,7 +22,7 @@ struct ShadowRaysPass {
         Vec2 p(0.5f, 0.5f);
         if (light.IsArea())
             p = ShadowSamplePoint(key.seed, key.sample, end, l, uint32_t(lights.size()), i, light.shadow_rays);
-        const LightSample s = SampleLight(light, diffuse[end], p.x, p.y);
+        const LightSample s = SampleLight(light, diffuse[end_node[end]], p.x, p.y);
         visible[j] = MaxComponent(s.irradiance) > 0.0f && !scene.Occluded(s.shadow_ray);
     }
 };
@@ -39,7 +40,8 @@ void RunShadowPass(const Backend& backend, const SceneView& scene, Span<const Li
     const size_t n = size_t(state.end_count) * rays_per_end;
     state.visible.Resize(n, false);
     ParallelFor(backend, "shadow rays", n,
-                ShadowRaysPass{scene, lights, rays_per_end, key, state.diffuse.span(), state.visible.span()});
+                ShadowRaysPass{scene, lights, rays_per_end, key, state.diffuse.span(), state.end_node.span(),
+                               state.visible.span()});
 }
 
 }  // namespace caustica

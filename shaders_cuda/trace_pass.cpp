@@ -9,7 +9,7 @@ struct TracePathsPass {
     SceneView scene;
     Span<const EyePath> paths;
     Span<Hit> hits;
-    CA_HD void operator()(int i) const { hits[i] = scene.Closest(paths[i].ray); }
+    CA_HD void operator()(int i) const { hits[i] = scene.Closest(paths[i].ray()); }
 };
 
 }  // namespace

@@ -10,7 +10,7 @@ struct TraversalCostPass {
     Span<const EyePath> paths;
     Span<Rgb> radiance;
     CA_HD void operator()(int p) const {
-        const TraversalCost cost = MeasureClosestHit(scene.tree, scene.triangles.data(), paths[p].ray);
+        const TraversalCost cost = MeasureClosestHit(scene.tree, scene.triangles.data(), paths[p].ray());
         radiance[p] = HeatColour(float(cost.tests) / kHeatMapTests);
     }
 };
