@@ -25,6 +25,10 @@ struct SceneMaterials {
 };
 
 struct FrameInput {
+    // Names the geometry below (triangles, shading, specular bounds, bounds): a new number, unique
+    // in the process, whenever it is made anew, so that the frame renderer uploads it only when it
+    // changed. 0: not named (always uploaded).
+    uint64_t geometry_id = 0;
     std::vector<Triangle> triangles;
     std::vector<TriangleShading> shading;  // per triangle
     std::vector<LightSource> lights;

@@ -23,6 +23,7 @@ struct FrameRenderer::State {
     // The scene, in the backend's memory.
     Buffer<Triangle> triangles;
     Buffer<TriangleShading> shading;
+    uint64_t geometry_id = 0;  // the FrameInput's whose triangles and shading these are
     Buffer<SurfaceMaterial> materials;
     Buffer<TextureView> textures;
     Buffer<uint32_t> texels;
@@ -97,8 +98,11 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
     s.camera = frame.camera;
     s.ambient = frame.ambient;
     s.max_radius = settings.max_radius_fraction * Length(frame.bounds.Extent());
-    s.triangles.Upload(frame.triangles);
-    s.shading.Upload(frame.shading);
+    if (frame.geometry_id == 0 || frame.geometry_id != s.geometry_id) {
+        s.triangles.Upload(frame.triangles);
+        s.shading.Upload(frame.shading);
+        s.geometry_id = frame.geometry_id;
+    }
     s.frame_lights = frame.lights;
     for (LightSource& l : s.frame_lights) l.shadow_rays = l.IsArea() ? uint32_t(settings.shadow_samples) : 1u;
     s.lights.Upload(s.frame_lights);

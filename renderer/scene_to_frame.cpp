@@ -1,6 +1,7 @@
 #include "renderer/scene_to_frame.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 #include <tbb/blocked_range.h>
@@ -147,7 +148,9 @@ FrameInput ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize s
 }
 
 void ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, FrameInput* input) {
+    static std::atomic<uint64_t> last_geometry_id{0};
     FrameInput& in = *input;
+    in.geometry_id = ++last_geometry_id;
     in.triangles = frame.triangles;
     in.shading.resize(frame.triangles.size());
     tbb::parallel_for(tbb::blocked_range<size_t>(0, frame.triangles.size(), 4096), [&](const tbb::blocked_range<size_t>& r) {
@@ -162,6 +165,15 @@ void ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, F
             s.material = uint32_t(frame.triangle_material[t]);
         }
     });
+    in.specular.clear();
+    for (const SpecularObject& o : SpecularObjects(scene, frame))
+        in.specular.push_back({o.bounds.Center(), 0.5f * Length(o.bounds.Extent())});
+    in.bounds = frame.bounds;
+    CameraAndLightsToFrameInput(scene, frame, size, input);
+}
+
+void CameraAndLightsToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, FrameInput* input) {
+    FrameInput& in = *input;
     // A directional light's power passes through the disc of the scene's bounding sphere that
     // faces it (docs/scenes.md): its irradiance is that power over the disc's area.
     const float scene_radius = 0.5f * Length(frame.bounds.Extent());
@@ -189,14 +201,30 @@ void ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, F
         s.radius = l.radius;
         in.lights.push_back(s);
     }
-    in.specular.clear();
-    for (const SpecularObject& o : SpecularObjects(scene, frame))
-        in.specular.push_back({o.bounds.Center(), 0.5f * Length(o.bounds.Extent())});
-    in.bounds = frame.bounds;
     const ImageSize image = FrameImageSize(size, frame.camera.width, frame.camera.height);
     in.camera = CameraView::LookAt(frame.camera.position, frame.camera.look_at, frame.camera.up,
                                    frame.camera.fov_degrees, image.width, image.height);
     in.ambient = scene.settings.ambient;
+}
+
+SceneFrames::SceneFrames(const Scene& scene, ImageSize size)
+    : scene_(scene), size_(size), geometry_moves_(GeometryMoves(scene)) {}
+
+const FrameInput& SceneFrames::At(double time_seconds) {
+    if (geometry_moves_ || !geometry_ready_) {
+        EvaluateScene(scene_, time_seconds, &frame_);
+        ToFrameInput(scene_, frame_, size_, &input_);
+        geometry_ready_ = true;
+    } else {
+        EvaluateCameraAndLights(scene_, time_seconds, &frame_);
+        CameraAndLightsToFrameInput(scene_, frame_, size_, &input_);
+    }
+    return input_;
+}
+
+void SceneFrames::GeometryChanged() {
+    geometry_moves_ = GeometryMoves(scene_);
+    geometry_ready_ = false;
 }
 
 void PrepareFrame(FrameRenderer& renderer, const Scene& scene, const RenderOptions& options, const Backend& backend,

@@ -55,6 +55,31 @@ SceneMaterials ToSceneMaterials(const Scene& scene);
 FrameInput ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size);
 // The same into an existing input, reusing its arrays' memory (for a per-frame loop).
 void ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, FrameInput* input);
+// Only the camera, lights and ambient light; the input's geometry stays (it must be the frame's).
+void CameraAndLightsToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, FrameInput* input);
+
+// A scene's frame inputs one time after another, for the per-frame loops (sequences, benchmarks,
+// the viewer): the camera and lights are evaluated at every time, the geometry only when it moves
+// (GeometryMoves) or was edited, so that a scene whose objects stand still is converted, and
+// uploaded by the frame renderer, once.
+class SceneFrames {
+public:
+    SceneFrames(const Scene& scene, ImageSize size);
+
+    const FrameInput& At(double time_seconds);
+    // The scene's objects were edited: the next At() evaluates the geometry again.
+    void GeometryChanged();
+    // The last At()'s frame and input.
+    const SceneFrame& frame() const { return frame_; }
+    const FrameInput& input() const { return input_; }
+
+private:
+    const Scene& scene_;
+    ImageSize size_;
+    bool geometry_moves_, geometry_ready_ = false;
+    SceneFrame frame_;
+    FrameInput input_;
+};
 
 // Readies renderer for the scene at one time with these options: materials, the frame's
 // geometry, lights and camera, the settings. Samples are then added with AddSample().

@@ -14,6 +14,7 @@
 #include "renderer/frame_renderer.h"
 #include "renderer/scene/scene_eval.h"
 #include "renderer/scene/scene_loader.h"
+#include "renderer/scene_to_frame.h"
 
 namespace caustica {
 
@@ -104,12 +105,10 @@ int BenchFrameMain(const std::vector<std::string>& args) {
     std::vector<double> total, animate, geometry, photon_trace, photon_tree, eye, bounces, shadow, shade, composite;
     ResetPeakDeviceBytes();
     int width = 0, height = 0;
-    SceneFrame scene_frame;
-    FrameInput input;
+    SceneFrames scene_frames(scene, MakeImageSize(options));
     for (int f = -1; f < frames; ++f) {
         const auto start = std::chrono::steady_clock::now();
-        EvaluateScene(scene, std::max(f, 0) / scene.settings.frame_rate, &scene_frame);
-        ToFrameInput(scene, scene_frame, MakeImageSize(options), &input);
+        const FrameInput& input = scene_frames.At(std::max(f, 0) / scene.settings.frame_rate);
         const double animate_ms =
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         renderer.Prepare(input, settings);

@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "renderer/frame_renderer.h"
 #include "renderer/scene/scene_eval.h"
+#include "renderer/scene_to_frame.h"
 
 namespace caustica {
 namespace {
@@ -11,23 +12,22 @@ namespace {
 struct DeviceRenderer {
     DeviceRenderer(const Backend& backend, const Scene& scene, const RenderOptions& options,
                    const SceneMaterials& materials)
-        : scene(scene), options(options), settings(MakeRenderSettings(scene, options, backend)), renderer(backend) {
+        : scene(scene),
+          settings(MakeRenderSettings(scene, options, backend)),
+          renderer(backend),
+          frames(scene, MakeImageSize(options)) {
         renderer.SetMaterials(materials);
     }
 
     void Prepare(int frame, uint32_t first_sample) {
-        EvaluateScene(scene, frame / scene.settings.frame_rate, &scene_frame);
-        ToFrameInput(scene, scene_frame, MakeImageSize(options), &input);
         settings.first_sample = first_sample;
-        renderer.Prepare(input, settings);
+        renderer.Prepare(frames.At(frame / scene.settings.frame_rate), settings);
     }
 
     const Scene& scene;
-    const RenderOptions& options;
     RenderSettings settings;
     FrameRenderer renderer;
-    SceneFrame scene_frame;
-    FrameInput input;
+    SceneFrames frames;
 };
 
 }  // namespace

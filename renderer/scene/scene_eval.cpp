@@ -77,11 +77,10 @@ Transform ObjectTransformAt(const Object& object, double time_seconds) {
     return t;
 }
 
-void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* out) {
+void EvaluateCameraAndLights(const Scene& scene, double time_seconds, SceneFrame* out) {
     CA_CHECK_MSG(std::isfinite(time_seconds), "time ", time_seconds);
     SceneFrame& frame = *out;
-    frame.lights.clear();  // the per-triangle arrays are resized below and every entry written
-    frame.bounds = Aabb();
+    frame.lights.clear();
     frame.time = time_seconds;
     const Camera& c = scene.camera;
     frame.camera.position = CameraAt(c, time_seconds, c.position, &CameraKey::position);
@@ -91,6 +90,18 @@ void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* out) {
     frame.camera.width = c.width;
     frame.camera.height = c.height;
     for (const Light& light : scene.lights) frame.lights.push_back(LightAt(light, time_seconds));
+}
+
+bool GeometryMoves(const Scene& scene) {
+    return std::any_of(scene.objects.begin(), scene.objects.end(), [](const Object& o) {
+        return !o.animation.empty() || o.orbit.enabled || o.animated_shape;
+    });
+}
+
+void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* out) {
+    EvaluateCameraAndLights(scene, time_seconds, out);
+    SceneFrame& frame = *out;
+    frame.bounds = Aabb();  // the per-triangle arrays are resized below and every entry written
 
     // Height fields are regenerated at the frame's time; the other meshes are used as loaded.
     const std::size_t objects = scene.objects.size();

@@ -50,6 +50,14 @@ SceneFrame EvaluateScene(const Scene& scene, double time_seconds);
 // The same into an existing frame, reusing its arrays' memory (for a per-frame loop).
 void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* frame);
 
+// Only the camera and the lights at that time, and the frame's time; its geometry stays as it is
+// (for a scene whose geometry does not move).
+void EvaluateCameraAndLights(const Scene& scene, double time_seconds, SceneFrame* frame);
+
+// Whether any object's triangles change over time (keyframes, an orbit, a shape generated anew
+// each frame). When none does, every frame has the triangles of the first.
+bool GeometryMoves(const Scene& scene);
+
 // The object's transform at a time (its keyframes, its orbit, or its fixed transform).
 Transform ObjectTransformAt(const Object& object, double time_seconds);
 

@@ -38,8 +38,8 @@ ViewerState::ViewerState(Scene& scene, std::string scene_path, const RenderOptio
       scene_path_(std::move(scene_path)),
       editor_(scene),
       settings_(MakeRenderSettings(scene, options, backend)),
-      size_(MakeImageSize(options)),
       budget_(backend.IsGpu() ? kInteractivePhotonsGpu : kInteractivePhotonsCpu),
+      frames_(scene, MakeImageSize(options)),
       start_(std::chrono::steady_clock::now()) {
     UpdateCap(settings_.photons);
     length_ = AnimationLength(scene_);
@@ -60,9 +60,9 @@ void ViewerState::UpdateCap(uint32_t asked) {
 
 bool ViewerState::Refresh() {
     if (changed_) {
-        EvaluateScene(scene_, time_, &frame_);
-        ToFrameInput(scene_, frame_, size_, &input_);
-        changed_ = false;
+        if (edited_) frames_.GeometryChanged();
+        frames_.At(time_);
+        changed_ = edited_ = false;
         reported_ = false;
     }
     const bool fresh = !reported_;
@@ -98,7 +98,7 @@ void ViewerState::Restore(const Snapshot& s) {
     scene_.settings = s.scene_settings;
     settings_.k = s.k;
     UpdateCap(s.photons);
-    changed_ = true;
+    changed_ = edited_ = true;
     length_ = AnimationLength(scene_);
 }
 
@@ -117,7 +117,7 @@ void ViewerState::EndEdit() {
     undo_.push_back(std::move(pending_));
     if (undo_.size() > kMaxUndoSteps) undo_.erase(undo_.begin());
     redo_.clear();
-    changed_ = true;
+    changed_ = edited_ = true;
     length_ = AnimationLength(scene_);
 }
 

@@ -46,16 +46,16 @@ public:
     const std::string& photon_cap_note() const { return cap_note_; }
 
     // The scene at the current time and the camera's view of it (valid after Refresh()).
-    const SceneFrame& frame() const { return frame_; }
-    const FrameInput& input() const { return input_; }
+    const SceneFrame& frame() const { return frames_.frame(); }
+    const FrameInput& input() const { return frames_.input(); }
     // Re-evaluates the frame when anything changed since the last call; returns whether the frame
     // is new since the last call (the first call's is: the renderer must then Prepare it).
     bool Refresh();
     // Whether materials changed since the last call (the renderer must take them again).
     bool TakeMaterialChange();
     // Something changed the frame outside BeginEdit/EndEdit (the camera; a widget mid-drag).
-    void MarkChanged() { changed_ = true; }
-    void MarkMaterialsChanged() { materials_changed_ = changed_ = true; }
+    void MarkChanged() { changed_ = edited_ = true; }
+    void MarkMaterialsChanged() { materials_changed_ = changed_ = edited_ = true; }
 
     // Undo and redo of edits to lights, objects, materials and settings (not of the camera,
     // which moves too often to be worth a step). An edit is BeginEdit(), changes, EndEdit(): a
@@ -119,12 +119,12 @@ private:
     std::string scene_path_;
     ViewEditor editor_;
     RenderSettings settings_;
-    ImageSize size_;
     uint32_t budget_ = 0;
     std::string cap_note_;
-    SceneFrame frame_;
-    FrameInput input_;
-    bool changed_ = true, materials_changed_ = false;
+    SceneFrames frames_;
+    // changed_: the frame must be evaluated again; edited_: the scene too (not only the clock or
+    // the view), so its geometry may have moved.
+    bool changed_ = true, edited_ = true, materials_changed_ = false;
     bool reported_ = false;  // Refresh() has returned the current frame as new
     Snapshot pending_;
     bool editing_ = false;
