@@ -66,6 +66,9 @@ if [ -x "$caustica" ]; then
   bench_run frame-cornell-paths bench frame scenes/cornell-glass.yaml --width 1920 --height 1080 --photons 1000000 --k 50 \
     --specular-splits 0 --shadow-samples 1 --device cuda
   bench_run frame-sky bench frame scenes/sky.yaml --width 1920 --height 1080 --photons 1000000 --k 50 --device cuda
+  # Moving geometry: the pool's water is generated anew every frame, orbit.yaml's ball rolls.
+  bench_run frame-pool bench frame scenes/pool.yaml --width 1920 --height 1080 --photons 1000000 --k 50 --device cuda
+  bench_run frame-orbit bench frame scenes/orbit.yaml --width 1920 --height 1080 --photons 1000000 --k 50 --device cuda
   # One-sample frames against a 256-sample reference, at the scene's resolution and photons.
   bench_run quality-cornell bench quality scenes/cornell-glass.yaml --samples 1 --reference-samples 256 --device cuda
   bench_run quality-cornell-paths bench quality scenes/cornell-glass.yaml --samples 1 --reference-samples 256 \
