@@ -2,6 +2,13 @@
 # $out: makes it absolute, moves to the project root, and sets up the dependency folder, nvcc, the
 # real meshes, the commit the benchmarks report, and the Release CUDA build for sm_90
 # (gpu_configure, into $gpu_build).
+#
+# .deps, for a GPU machine without the Debian packages, is made on a development machine with
+#   ../shared/device/fetch-deps.sh libyaml-cpp-dev libyaml-cpp0.7 libtinyobjloader-dev \
+#     libtinyobjloader2rc10 libstb-dev libstb0 libgtest-dev libgmock-dev libtbb-dev libtbb12 \
+#     libtbbmalloc2 libtbbbind-2-5 libhwloc15 libbenchmark-dev libbenchmark1debian \
+#     libnanoflann-dev libopenexr-dev libopenexr-3-1-30 libimath-dev libimath-3-1-29 zlib1g-dev \
+#     zlib1g libtinygltf-dev libtinygltf2d
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
