@@ -12,6 +12,7 @@
 #include "photon/projection_map.h"
 #include "photon/surface.h"
 #include "shaders_cuda/camera_view.h"
+#include "shaders_cuda/heightfield_pass.h"
 
 namespace caustica {
 
@@ -34,6 +35,12 @@ struct FrameInput {
     std::vector<LightSource> lights;
     std::vector<SpecularBound> specular;  // bounds of mirror and glass objects, for photon emission
     Aabb bounds;
+    // Height fields with moving waves: the frame renderer writes their triangles and shading at
+    // 'time' over the ones above (shaders_cuda/heightfield_pass.h). Part of the geometry.
+    std::vector<HeightfieldView> heightfields;
+    std::vector<float> heightfield_base;  // their static heights
+    std::vector<SineWave> waves;
+    double time = 0;
     CameraView camera;
     Rgb ambient{0.0f};
 };

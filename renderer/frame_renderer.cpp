@@ -24,6 +24,9 @@ struct FrameRenderer::State {
     Buffer<Triangle> triangles;
     Buffer<TriangleShading> shading;
     uint64_t geometry_id = 0;  // the FrameInput's whose triangles and shading these are
+    std::vector<HeightfieldView> heightfields;  // generated over their triangles every Prepare
+    Buffer<float> heightfield_base, heightfield_heights;
+    Buffer<SineWave> waves;
     Buffer<SurfaceMaterial> materials;
     Buffer<TextureView> textures;
     Buffer<uint32_t> texels;
@@ -101,7 +104,21 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
     if (frame.geometry_id == 0 || frame.geometry_id != s.geometry_id) {
         s.triangles.Upload(frame.triangles);
         s.shading.Upload(frame.shading);
+        s.heightfields = frame.heightfields;
+        s.heightfield_base.Upload(frame.heightfield_base);
+        s.waves.Upload(frame.waves);
+        size_t vertices = 0;
+        for (const HeightfieldView& f : s.heightfields)
+            vertices = std::max(vertices, size_t(f.quads_x + 1) * (f.quads_z + 1));
+        s.heightfield_heights.Resize(vertices, false);
         s.geometry_id = frame.geometry_id;
+    }
+    s.times.height_fields = 0;
+    if (!s.heightfields.empty()) {
+        Stopwatch clock(s.backend);
+        RunHeightfieldPasses(s.backend, s.heightfields, s.heightfield_base.span(), s.waves.span(), frame.time,
+                             s.heightfield_heights.span(), s.triangles.span(), s.shading.span());
+        s.times.height_fields = clock.ElapsedMs();
     }
     s.frame_lights = frame.lights;
     for (LightSource& l : s.frame_lights) l.shadow_rays = l.IsArea() ? uint32_t(settings.shadow_samples) : 1u;
@@ -128,7 +145,8 @@ void FrameRenderer::AddSample() {
     const SceneView scene = s.View();
     const uint32_t sample = s.settings.first_sample + s.samples;
     const SampleKey key{s.settings.seed, sample};
-    s.times = PassTimes{s.times.geometry_tree};  // the passes this sample skips show as 0
+    // The passes this sample skips show as 0.
+    s.times = PassTimes{s.times.height_fields, s.times.geometry_tree};
     Stopwatch clock(s.backend);  // also: the geometry tree is complete before either chain reads it
 
     // The eye passes do not need the photons. On the GPU they run beside the photon passes, whose

@@ -10,6 +10,8 @@
 #include "core/error.h"
 #include "core/number_text.h"
 #include "renderer/scene/scene_loader.h"
+#include "renderer/scene/shapes.h"
+#include "renderer/scene/transform.h"
 
 namespace caustica {
 namespace {
@@ -169,11 +171,42 @@ void ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, F
     for (const SpecularObject& o : SpecularObjects(scene, frame))
         in.specular.push_back({o.bounds.Center(), 0.5f * Length(o.bounds.Extent())});
     in.bounds = frame.bounds;
+    in.heightfields.clear();
+    in.heightfield_base.clear();
+    in.waves.clear();
+    for (std::size_t oi = 0; oi < scene.objects.size(); ++oi) {
+        const Object& object = scene.objects[oi];
+        if (!object.animated_shape) continue;
+        const Shape& shape = object.shape;
+        HeightfieldView f;
+        f.quads_x = uint32_t(shape.resolution_x);
+        f.quads_z = uint32_t(shape.resolution_z);
+        f.size_x = shape.size.x;
+        f.size_z = shape.size.z;
+        f.first_base_height = uint32_t(in.heightfield_base.size());
+        const std::vector<float> base = HeightfieldBaseHeights(shape);
+        in.heightfield_base.insert(in.heightfield_base.end(), base.begin(), base.end());
+        f.first_wave = uint32_t(in.waves.size());
+        f.wave_count = uint32_t(shape.waves.size());
+        in.waves.insert(in.waves.end(), shape.waves.begin(), shape.waves.end());
+        const Affine m = ToAffine(ObjectTransformAt(object, frame.time));
+        const NormalMap normals(m);
+        for (int r = 0; r < 3; ++r) {
+            f.rows[r] = m.rows[r];
+            f.normal_rows[r] = normals.rows()[r];
+        }
+        f.translate = m.t;
+        f.mirrored = Dot(m.rows[0], Cross(m.rows[1], m.rows[2])) < 0;
+        f.first_triangle = uint32_t(frame.object_first[oi]);
+        f.material = uint32_t(object.material >= 0 ? object.material : scene.default_material);
+        in.heightfields.push_back(f);
+    }
     CameraAndLightsToFrameInput(scene, frame, size, input);
 }
 
 void CameraAndLightsToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, FrameInput* input) {
     FrameInput& in = *input;
+    in.time = frame.time;
     // A directional light's power passes through the disc of the scene's bounding sphere that
     // faces it (docs/scenes.md): its irradiance is that power over the disc's area.
     const float scene_radius = 0.5f * Length(frame.bounds.Extent());

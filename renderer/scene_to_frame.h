@@ -55,7 +55,8 @@ SceneMaterials ToSceneMaterials(const Scene& scene);
 FrameInput ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size);
 // The same into an existing input, reusing its arrays' memory (for a per-frame loop).
 void ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, FrameInput* input);
-// Only the camera, lights and ambient light; the input's geometry stays (it must be the frame's).
+// Only the camera, lights, ambient light and time; the input's geometry stays (it must be the
+// frame's).
 void CameraAndLightsToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, FrameInput* input);
 
 // A scene's frame inputs one time after another, for the per-frame loops (sequences, benchmarks,

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/sine_waves.h"
 #include "core/vec.h"
 
 namespace caustica {
@@ -153,15 +154,7 @@ struct Environment {
 
 // ---- Shapes and meshes ---------------------------------------------------------------------------
 
-// One sine wave of a height field: height += amplitude * sin(k (d . (x, z)) - w t + phase) with
-// k = 2 pi / wavelength and w = k * speed.
-struct Wave {
-    float amplitude = 0.02f;     // metres
-    float wavelength = 1;        // metres
-    float direction_degrees = 0; // travel direction in the xz-plane, 0 = +x, 90 = +z
-    float speed = 0.3f;          // metres per second (phase velocity)
-    float phase = 0;             // radians
-};
+using Wave = SineWave;  // one wave of a height field (core/sine_waves.h)
 
 // A greyscale image, row-major from the top, values in [0, 1].
 struct HeightImage {

@@ -68,6 +68,15 @@ Vec3 CameraUpAt(const Camera& camera, double time, Vec3 view) {
     return Cross(right, Normalize(view));
 }
 
+// The bounds of a box's eight corners, transformed.
+Aabb TransformedBox(const Aabb& box, const Affine& m) {
+    Aabb out;
+    for (int corner = 0; corner < 8; ++corner)
+        out.Extend(m.Point(Vec3(corner & 1 ? box.hi.x : box.lo.x, corner & 2 ? box.hi.y : box.lo.y,
+                                corner & 4 ? box.hi.z : box.lo.z)));
+    return out;
+}
+
 }  // namespace
 
 Transform ObjectTransformAt(const Object& object, double time_seconds) {
@@ -93,9 +102,8 @@ void EvaluateCameraAndLights(const Scene& scene, double time_seconds, SceneFrame
 }
 
 bool GeometryMoves(const Scene& scene) {
-    return std::any_of(scene.objects.begin(), scene.objects.end(), [](const Object& o) {
-        return !o.animation.empty() || o.orbit.enabled || o.animated_shape;
-    });
+    return std::any_of(scene.objects.begin(), scene.objects.end(),
+                       [](const Object& o) { return !o.animation.empty() || o.orbit.enabled; });
 }
 
 void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* out) {
@@ -162,6 +170,9 @@ void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* out) {
         };
         frame.object_bounds[oi] =
             tbb::parallel_deterministic_reduce(tbb::blocked_range<std::size_t>(0, mesh.TriangleCount(), 2048), Aabb(), transform, unite);
+        // Moving waves: bounds that hold the surface at every time, so that a frame's bounds (and the
+        // photon emission that depends on them) do not depend on when its geometry was evaluated.
+        if (object.animated_shape) frame.object_bounds[oi] = TransformedBox(HeightfieldReach(object.shape), m);
         frame.bounds.Extend(frame.object_bounds[oi]);
     }
 }

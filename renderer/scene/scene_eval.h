@@ -54,8 +54,10 @@ void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* frame);
 // (for a scene whose geometry does not move).
 void EvaluateCameraAndLights(const Scene& scene, double time_seconds, SceneFrame* frame);
 
-// Whether any object's triangles change over time (keyframes, an orbit, a shape generated anew
-// each frame). When none does, every frame has the triangles of the first.
+// Whether any object moves as a whole (keyframes, an orbit). When none does, every frame has the
+// triangles of the first but for height fields with moving waves, which the frame renderer
+// generates at each frame's time (shaders_cuda/heightfield_pass.h); their bounds hold them at
+// every time.
 bool GeometryMoves(const Scene& scene);
 
 // The object's transform at a time (its keyframes, its orbit, or its fixed transform).

@@ -248,17 +248,12 @@ float SampleImage(const HeightImage& image, float u, float v) {
 void Heightfield(MeshBuilder& b, const Shape& s, double time) {
     const int nx = s.resolution_x, nz = s.resolution_z;
     const float sx = s.size.x, sz = s.size.z;
-    std::vector<float> height(static_cast<std::size_t>(nx + 1) * (nz + 1));
+    std::vector<float> height = HeightfieldBaseHeights(s);
     auto h = [&](int i, int j) -> float& { return height[static_cast<std::size_t>(j) * (nx + 1) + i]; };
     auto x_at = [&](int i) { return (static_cast<float>(i) / nx - 0.5f) * sx; };
     auto z_at = [&](int j) { return (static_cast<float>(j) / nz - 0.5f) * sz; };
-    for (int j = 0; j <= nz; ++j) {
-        for (int i = 0; i <= nx; ++i) {
-            float value = WaveHeight(s.waves, x_at(i), z_at(j), time);
-            if (s.image) value += s.image_height * SampleImage(*s.image, static_cast<float>(i) / nx, static_cast<float>(j) / nz);
-            h(i, j) = value;
-        }
-    }
+    for (int j = 0; j <= nz; ++j)
+        for (int i = 0; i <= nx; ++i) h(i, j) = WaveHeight(s.waves, x_at(i), z_at(j), time) + h(i, j);
     b.mesh.positions.reserve(height.size());
     for (int j = 0; j <= nz; ++j)
         for (int i = 0; i <= nx; ++i) b.Vertex({x_at(i), h(i, j), z_at(j)});
@@ -297,14 +292,27 @@ void Heightfield(MeshBuilder& b, const Shape& s, double time) {
 }  // namespace
 
 float WaveHeight(const std::vector<Wave>& waves, float x, float z, double time) {
-    double sum = 0;
-    for (const Wave& w : waves) {
-        const double k = 2.0 * 3.14159265358979323846 / w.wavelength;
-        const double angle = w.direction_degrees * 3.14159265358979323846 / 180.0;
-        const double along = std::cos(angle) * x + std::sin(angle) * z;
-        sum += w.amplitude * std::sin(k * (along - w.speed * time) + w.phase);
-    }
-    return static_cast<float>(sum);
+    return SineWavesHeight(waves.data(), int(waves.size()), x, z, time);
+}
+
+std::vector<float> HeightfieldBaseHeights(const Shape& s) {
+    const int nx = s.resolution_x, nz = s.resolution_z;
+    std::vector<float> base(static_cast<std::size_t>(nx + 1) * (nz + 1), 0.0f);
+    if (s.image)
+        for (int j = 0; j <= nz; ++j)
+            for (int i = 0; i <= nx; ++i)
+                base[static_cast<std::size_t>(j) * (nx + 1) + i] =
+                    s.image_height * SampleImage(*s.image, static_cast<float>(i) / nx, static_cast<float>(j) / nz);
+    return base;
+}
+
+Aabb HeightfieldReach(const Shape& s) {
+    // A little more than the amplitudes' sum, which rounds in float where the heights sum in double.
+    const float reach = 1.001f * SineWavesReach(s.waves.data(), int(s.waves.size()));
+    const float image_low = s.image ? std::min(0.0f, s.image_height) : 0.0f;
+    const float image_high = s.image ? std::max(0.0f, s.image_height) : 0.0f;
+    return Aabb(Vec3(-0.5f * s.size.x, image_low - reach, -0.5f * s.size.z),
+                Vec3(0.5f * s.size.x, image_high + reach, 0.5f * s.size.z));
 }
 
 bool ShapeIsAnimated(const Shape& shape) {

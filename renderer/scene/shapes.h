@@ -31,4 +31,12 @@ float WaveHeight(const std::vector<Wave>& waves, float x, float z, double time);
 // Whether a height field's surface changes with time.
 bool ShapeIsAnimated(const Shape& shape);
 
+// A height field's static heights (its image's; 0 without one) at its (resolution_x + 1)
+// (resolution_z + 1) grid vertices, row by row along x; the waves add to them.
+std::vector<float> HeightfieldBaseHeights(const Shape& shape);
+
+// An object-space box that holds a height field at every time: its waves lift or lower it by at
+// most the sum of their amplitudes.
+Aabb HeightfieldReach(const Shape& shape);
+
 }  // namespace caustica

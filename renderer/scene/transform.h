@@ -23,6 +23,9 @@ class NormalMap {
 public:
     explicit NormalMap(const Affine& a);
     Vec3 operator()(Vec3 n) const;
+    // What operator() multiplies by (the device's height fields do the same).
+    const Vec3* rows() const { return rows_; }
+    bool flips() const { return flip_; }
 
 private:
     Vec3 rows_[3];  // proportional to the rows of the inverse transpose of L

@@ -10,6 +10,8 @@
 #include "renderer/frame_renderer.h"
 #include "renderer/scene/scene_loader.h"
 #include "renderer/scene_to_frame.h"
+#include "renderer/scene/scene_eval.h"
+#include "tests/renderer/heightfield_scene.h"
 #include "tests/renderer/image_compare.h"
 #include "tests/renderer/render_still.h"
 #include "tests/test_support.h"
@@ -60,6 +62,23 @@ TEST(FrameGpuPaths, WarmFramesAllocateNothing) {
     PrepareFrame(*renderer, scene, testing::SmallFrame(200000, 200, 150), gpu, 0.0);
     for (int s = 0; s < 4; ++s) renderer->AddSample();
     EXPECT_EQ(DeviceMemoryCounters().current_device_bytes, bytes);
+}
+
+// The height field pass writes the CPU's triangles and shading (pool water on the device).
+TEST(HeightfieldGpu, WritesTheCpusTriangles) {
+    CA_REQUIRE_GPU(gpu);
+    const Scene scene = testing::HeightfieldScene("{scale: [-1, 1, 1.5], rotate: [0, 45, 0]}");
+    const FrameInput input = ToFrameInput(scene, EvaluateScene(scene, 3.3), {32, 18});
+    const testing::GeneratedGeometry cpu = testing::GenerateHeightfields(Backend::Cpu(), input);
+    const testing::GeneratedGeometry on_gpu = testing::GenerateHeightfields(gpu, input);
+    ASSERT_EQ(cpu.triangles.size(), on_gpu.triangles.size());
+    size_t differing = 0;
+    for (size_t t = 0; t < cpu.triangles.size(); ++t)
+        differing += !(Length(cpu.triangles[t].v0 - on_gpu.triangles[t].v0) <= 1e-6f &&
+                       Length(cpu.triangles[t].v1 - on_gpu.triangles[t].v1) <= 1e-6f &&
+                       Length(cpu.triangles[t].v2 - on_gpu.triangles[t].v2) <= 1e-6f &&
+                       Length(cpu.shading[t].n0 - on_gpu.shading[t].n0) <= 1e-6f);
+    EXPECT_EQ(differing, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, FrameGpu,

@@ -90,5 +90,12 @@ TEST(SceneFrames, FramesFromKeptGeometryEqualFreshFrames) { ExpectFramesEqualFre
 
 TEST(SceneFrames, FramesOfMovingGeometryEqualFreshFrames) { ExpectFramesEqualFreshFrames(Shipped("orbit.yaml")); }
 
+// The pool's water moves while the rest stands still: evaluated once, generated every frame.
+TEST(SceneFrames, FramesOfMovingWaterEqualFreshFrames) {
+    const Scene scene = Shipped("pool.yaml");
+    ASSERT_FALSE(GeometryMoves(scene));
+    ExpectFramesEqualFreshFrames(scene);
+}
+
 }  // namespace
 }  // namespace caustica
