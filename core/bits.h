@@ -49,4 +49,17 @@ CA_HD inline uint32_t LowestBit(uint64_t x) {
 #endif
 }
 
+// x with its bits in reverse order (bit 0 to bit 31).
+CA_HD inline uint32_t ReverseBits(uint32_t x) {
+#if CA_DEVICE_CODE
+    return __brev(x);
+#else
+    x = (x << 16) | (x >> 16);
+    x = ((x & 0x00ff00ffu) << 8) | ((x & 0xff00ff00u) >> 8);
+    x = ((x & 0x0f0f0f0fu) << 4) | ((x & 0xf0f0f0f0u) >> 4);
+    x = ((x & 0x33333333u) << 2) | ((x & 0xccccccccu) >> 2);
+    return ((x & 0x55555555u) << 1) | ((x & 0xaaaaaaaau) >> 1);
+#endif
+}
+
 }  // namespace caustica

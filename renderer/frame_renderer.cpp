@@ -10,8 +10,19 @@
 
 namespace caustica {
 
-float DisplayScale(const RenderSettings& settings) {
-    return settings.view == ShadeView::Full || settings.view == ShadeView::CausticOnly ? settings.exposure : 1.0f;
+namespace {
+
+// The views of light (not of a debug quantity), which the exposure and the tone map apply to.
+bool ShowsLight(const RenderSettings& settings) {
+    return settings.view == ShadeView::Full || settings.view == ShadeView::CausticOnly;
+}
+
+}  // namespace
+
+float DisplayScale(const RenderSettings& settings) { return ShowsLight(settings) ? settings.exposure : 1.0f; }
+
+ToneMap DisplayToneMap(const RenderSettings& settings) {
+    return ShowsLight(settings) ? settings.tone_map : ToneMap::None;
 }
 
 struct FrameRenderer::State {
@@ -185,7 +196,8 @@ void FrameRenderer::AddSample() {
     if (traversal_cost) {
         RunTraversalCostPass(s.backend, scene, s.eye);
         ++s.samples;
-        RunCompositePass(s.backend, s.eye, s.sum.span(), s.samples, s.DisplayScale(), s.display.span());
+        RunCompositePass(s.backend, s.eye, s.sum.span(), s.samples, s.DisplayScale(), DisplayToneMap(s.settings),
+                         s.display.span());
         return;
     }
 
@@ -202,7 +214,8 @@ void FrameRenderer::AddSample() {
 
     clock.Restart();
     ++s.samples;
-    RunCompositePass(s.backend, s.eye, s.sum.span(), s.samples, s.DisplayScale(), s.display.span());
+    RunCompositePass(s.backend, s.eye, s.sum.span(), s.samples, s.DisplayScale(), DisplayToneMap(s.settings),
+                         s.display.span());
     s.times.composite = clock.ElapsedMs();
 }
 
@@ -211,6 +224,7 @@ uint32_t FrameRenderer::stored_photons() const { return uint32_t(state_->photons
 uint32_t FrameRenderer::eye_paths() const { return state_->eye.paths_traced; }
 std::vector<Photon> FrameRenderer::StoredPhotons() const { return state_->photons.Download(); }
 const PassTimes& FrameRenderer::times() const { return state_->times; }
+ToneMap FrameRenderer::tone_map() const { return DisplayToneMap(state_->settings); }
 std::vector<uint32_t> FrameRenderer::DisplayPixels() const { return state_->display.Download(); }
 
 std::vector<FirstHit> FrameRenderer::FirstHits() const {

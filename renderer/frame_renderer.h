@@ -26,6 +26,7 @@ struct RenderSettings {
     int shadow_samples = 1;     // shadow rays per diffuse point and area light
     uint64_t seed = 1;
     float exposure = 1.0f;
+    ToneMap tone_map = ToneMap::None;  // applied after the exposure, before the sRGB encoding
     PhotonFilter filter = PhotonFilter::Cone;
     // How the caustic gather finds its k photons: the exact search was faster than Algorithm 6 on
     // the GPU and the CPU (docs/benchmarks.md).
@@ -41,6 +42,8 @@ struct RenderSettings {
 // What turns the mean of the samples into the image: the exposure (the debug views' colours are
 // their own scale: 1).
 float DisplayScale(const RenderSettings& settings);
+// The tone map of the 8-bit images: the settings' (the debug views': none).
+ToneMap DisplayToneMap(const RenderSettings& settings);
 // The image of 'samples' samples whose float sum is 'sum': their mean times display_scale.
 Image ImageOfSum(const Image& sum, uint32_t samples, float display_scale);
 
@@ -75,7 +78,9 @@ public:
     Image CurrentImage() const;
     // The float sum of the samples so far (linear RGB, before the exposure).
     Image SampleSum() const;
-    // The same as RGBA8 sRGB pixels (the viewer's texture).
+    // What 8-bit images of CurrentImage() pass through (DisplayToneMap of the settings).
+    ToneMap tone_map() const;
+    // The same as RGBA8 sRGB pixels, tone-mapped (the viewer's texture).
     std::vector<uint32_t> DisplayPixels() const;
     // What each pixel's eye ray met first in the last sample, row by row.
     std::vector<FirstHit> FirstHits() const;

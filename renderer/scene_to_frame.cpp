@@ -79,6 +79,13 @@ RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& o, bo
     s.shadow_samples = o.shadow_samples > 0 ? o.shadow_samples : scene.settings.shadow_samples;
     s.seed = uint64_t(o.seed);
     s.exposure = float(o.exposure);
+    s.tone_map = scene.settings.tone_map;
+    if (!o.tonemap.empty()) {
+        const auto* name = std::find(std::begin(kToneMapNames), std::end(kToneMapNames), o.tonemap);
+        if (name == std::end(kToneMapNames))
+            throw InputError(Concat("--tonemap ", o.tonemap, ": expected none, filmic or agx"));
+        s.tone_map = ToneMap(name - std::begin(kToneMapNames));
+    }
     s.filter = o.filter == "epanechnikov" ? PhotonFilter::Epanechnikov : PhotonFilter::Cone;
     s.knn = o.knn == KnnMethodName(KnnMethod::Histogram) ? KnnMethod::Histogram : KnnMethod::Exact;
     s.view = o.view == "photons"          ? ShadeView::Photons
@@ -237,6 +244,7 @@ void CameraAndLightsToFrameInput(const Scene& scene, const SceneFrame& frame, Im
     const ImageSize image = FrameImageSize(size, frame.camera.width, frame.camera.height);
     in.camera = CameraView::LookAt(frame.camera.position, frame.camera.look_at, frame.camera.up,
                                    frame.camera.fov_degrees, image.width, image.height);
+    in.camera.SetLens(frame.camera.aperture, frame.camera.focus_distance);
     in.ambient = scene.settings.ambient;
 }
 

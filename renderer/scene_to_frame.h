@@ -27,6 +27,7 @@ struct RenderOptions {
     int shadow_samples = 0;    // 0: the scene's setting
     int width = 0, height = 0;  // 0: the scene camera's resolution
     double exposure = 1.0;
+    std::string tonemap;  // "": the scene's settings.tonemap; else none, filmic or agx
     std::string filter = "cone";
     std::string knn = "exact";
     int max_samples = 1024;  // the viewer stops accumulating here

@@ -1,5 +1,6 @@
 #include "core/parallel_for.h"
 #include "core/srgb.h"
+#include "core/tone_map.h"
 #include "shaders_cuda/eye_passes.h"
 
 namespace caustica {
@@ -10,12 +11,13 @@ struct CompositeSamplePass {
     Span<const Rgb> radiance;
     Span<Rgb> sum;
     float scale;  // exposure / samples
+    ToneMap tone_map;
     Span<uint32_t> display;
     CA_HD void operator()(int i) const {
         const uint32_t p = order.Linear(uint32_t(i));
         const Rgb total = sum[p] + radiance[i];
         sum[p] = total;
-        const Rgb c = total * scale;
+        const Rgb c = ApplyToneMap(tone_map, total * scale);
         display[p] = EncodeSrgb8(c.x) | (EncodeSrgb8(c.y) << 8) | (EncodeSrgb8(c.z) << 16) | 0xff000000u;
     }
 };
@@ -23,9 +25,10 @@ struct CompositeSamplePass {
 }  // namespace
 
 void RunCompositePass(const Backend& backend, const EyeState& state, Span<Rgb> sum, uint32_t samples, float exposure,
-                      Span<uint32_t> display) {
+                      ToneMap tone_map, Span<uint32_t> display) {
     ParallelFor(backend, "composite", state.pixels,
-                CompositeSamplePass{state.order, state.PixelRadiance(), sum, exposure / float(samples), display});
+                CompositeSamplePass{state.order, state.PixelRadiance(), sum, exposure / float(samples), tone_map,
+                                    display});
 }
 
 }  // namespace caustica

@@ -1,5 +1,6 @@
 #include "core/parallel_for.h"
 #include "core/rng.h"
+#include "core/sobol02.h"
 #include "shaders_cuda/eye_passes.h"
 #include "shaders_cuda/trace_pass.h"
 
@@ -7,6 +8,17 @@ namespace caustica {
 namespace {
 
 constexpr uint32_t kEyePass = 16;
+constexpr uint32_t kLensPass = 17;
+
+// Where on the lens the pixel's ray of this sample starts: the sample's point of the pixel's
+// scrambled (0, 2)-sequence, so the depth of field's blur converges over the samples. The
+// scramble is keyed by (seed, pass, pixel) alone (sample 0 of the key): it must stay the same over
+// a pixel's samples to keep them stratified.
+CA_HD CA_INLINE Vec2 LensSample(SampleKey key, uint64_t pixel) {
+    Rng rng(key.seed, 0, kLensPass, pixel);
+    const uint32_t scramble_x = rng.NextU32();
+    return Sobol02(key.sample, scramble_x, rng.NextU32());
+}
 
 struct GenerateEyeRaysPass {
     CameraView camera;
@@ -22,7 +34,8 @@ struct GenerateEyeRaysPass {
             jx = rng.NextFloat();
             jy = rng.NextFloat();
         }
-        const Ray ray = camera.Generate(float(x) + jx, float(y) + jy);
+        const Vec2 lens = camera.HasLens() ? LensSample(key, uint64_t(y) * camera.width + x) : Vec2(0.5f, 0.5f);
+        const Ray ray = camera.Generate(float(x) + jx, float(y) + jy, lens);
         paths[p] = {ray.origin, ray.direction, Rgb(1.0f), uint32_t(p), 0u, uint32_t(p)};
     }
 };

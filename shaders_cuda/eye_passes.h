@@ -9,6 +9,7 @@
 
 #include "core/backend.h"
 #include "core/span.h"
+#include "core/tone_map.h"
 #include "photon/light.h"
 #include "photon/photon_map.h"
 #include "photon/radiance.h"
@@ -91,8 +92,9 @@ void RunShadePass(const Backend& backend, Span<const LightSource> lights, uint32
 void RunSumTreePass(const Backend& backend, EyeState& state);
 
 // Adds this sample's radiance (state.PixelRadiance(), in state.order) to the running sum and writes
-// the display image (RGBA8 sRGB) of the mean over `samples` samples, times exposure; both row by row.
+// the display image (RGBA8 sRGB) of the mean over `samples` samples, times exposure, through the tone
+// map; both row by row.
 void RunCompositePass(const Backend& backend, const EyeState& state, Span<Rgb> sum, uint32_t samples, float exposure,
-                      Span<uint32_t> display);
+                      ToneMap tone_map, Span<uint32_t> display);
 
 }  // namespace caustica

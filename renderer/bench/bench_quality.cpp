@@ -63,6 +63,9 @@ int BenchQualityMain(const std::vector<std::string>& args) {
     if (reference_samples < 1 || reference_samples > 65536)
         throw InputError(Concat("--reference-samples ", reference_samples, ": expected 1 to 65536"));
     if (frames < 1 || frames > 10000) throw InputError(Concat("--frames ", frames, ": expected 1 to 10000"));
+    if (!options.tonemap.empty() && options.tonemap != "none")
+        throw InputError(Concat("--tonemap ", options.tonemap, ": bench quality measures the linear images, before "
+                                "any tone map"));
     if (options.seed > 2147483647 - frames)
         throw InputError(Concat("--seed ", options.seed, ": expected at most ", 2147483647 - frames));
 

@@ -57,9 +57,10 @@ int CombineMain(const Args& args) {
     for (const Part& part : parts) {
         const SampleRange& r = *part.exr.range;
         const auto fail = [&](const std::string& what) { throw InputError(Concat(part.path, ": error: ", what)); };
-        if (r.total != first.total || r.scale != first.scale)
-            fail(Concat("from another render: ", r.total, " samples at scale ", r.scale, ", where ", parts[0].path,
-                        " has ", first.total, " at ", first.scale));
+        if (r.total != first.total || r.scale != first.scale || r.tone_map != first.tone_map)
+            fail(Concat("from another render: ", r.total, " samples at scale ", r.scale, " (tone map ",
+                        ToneMapName(r.tone_map), "), where ", parts[0].path, " has ", first.total, " at ",
+                        first.scale, " (", ToneMapName(first.tone_map), ")"));
         if (part.exr.image.width != parts[0].exr.image.width || part.exr.image.height != parts[0].exr.image.height)
             fail(Concat("the image is ", part.exr.image.width, "x", part.exr.image.height, ", where ", parts[0].path,
                         " is ", parts[0].exr.image.width, "x", parts[0].exr.image.height));
@@ -73,7 +74,7 @@ int CombineMain(const Args& args) {
                                 " are in no part"));
     std::vector<Image> sums;
     for (Part& part : parts) sums.push_back(std::move(part.exr.image));
-    WriteImage(ImageOfSum(SumInOrder(sums), first.total, first.scale), file);
+    WriteImage(ImageOfSum(SumInOrder(sums), first.total, first.scale), file, first.tone_map);
     std::fprintf(stderr, "combined %zu part%s (%u samples): wrote %s\n", parts.size(), parts.size() == 1 ? "" : "s",
                  first.total, output.c_str());
     return 0;

@@ -164,11 +164,13 @@ int RenderMain(const Args& args) {
     std::vector<std::string> names;
     for (const RenderDevice& d : devices) names.push_back(d.name);
     const float display_scale = DisplayScale(settings);
+    const ToneMap tone_map = DisplayToneMap(settings);
     const auto write = [&](size_t i, const Image& sum) {
         if (sample_range)
-            WriteOutputFile(files[i], EncodeExr(sum, SampleRange{span.first, span.count, uint32_t(samples), display_scale}));
+            WriteOutputFile(files[i], EncodeExr(sum, SampleRange{span.first, span.count, uint32_t(samples),
+                                                                 display_scale, tone_map}));
         else
-            WriteImage(ImageOfSum(sum, span.count, display_scale), files[i]);
+            WriteImage(ImageOfSum(sum, span.count, display_scale), files[i], tone_map);
     };
     // A render of one frame is a still: its samples are shared out between the devices. Frames of a
     // sequence go to the devices whole, so each frame is the same whatever the devices.

@@ -25,6 +25,11 @@ void AddRenderOptions(ArgParser& parser, RenderOptions* o) {
                   "ratio)",
                   &o->height);
     parser.Option("--exposure", "E", "scale of the image's brightness", &o->exposure);
+    parser.Choice("--tonemap", {std::begin(kToneMapNames), std::end(kToneMapNames)},
+                  "tone map of PNG and JPEG images and the window, after the exposure: none clips at white, filmic "
+                  "is Hable's curve, agx Sobotka's AgX (default: the scene's settings.tonemap, else none; EXR "
+                  "files stay linear)",
+                  &o->tonemap);
     parser.Choice("--filter", {"cone", "epanechnikov"}, "kernel of the caustic radiance estimate", &o->filter);
     parser.Choice("--knn", {KnnMethodName(KnnMethod::Exact), KnnMethodName(KnnMethod::Histogram)},
                   "how the caustic gather finds its k photons: a bounded priority queue (exact), or Zhou et al. "

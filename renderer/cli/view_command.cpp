@@ -43,7 +43,7 @@ int ViewMain(const Args& args) {
     FrameRenderer renderer(backend);
     PrepareFrame(renderer, scene, options, backend, 0.0);
     for (int s = 0; s < samples; ++s) renderer.AddSample();
-    WriteImage(renderer.CurrentImage(), file);
+    WriteImage(renderer.CurrentImage(), file, renderer.tone_map());
     std::printf("wrote %s (%s on %s, %u photons stored)\n", file.path.c_str(), scene.path.c_str(),
                 backend.Describe().c_str(), renderer.stored_photons());
     return 0;

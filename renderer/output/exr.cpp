@@ -9,8 +9,11 @@
 #include <OpenEXR/ImfIntAttribute.h>
 #include <OpenEXR/ImfOutputFile.h>
 #include <OpenEXR/ImfStdIO.h>
+#include <OpenEXR/ImfStringAttribute.h>
 
+#include <algorithm>
 #include <exception>
+#include <iterator>
 
 #include "core/error.h"
 
@@ -24,6 +27,7 @@ constexpr const char* kFirst = "caustica.firstSample";
 constexpr const char* kCount = "caustica.sampleCount";
 constexpr const char* kTotal = "caustica.totalSamples";
 constexpr const char* kScale = "caustica.scale";
+constexpr const char* kToneMap = "caustica.toneMap";  // absent: none
 
 // The slices of an image's R, G and B floats, for the pixel (0, 0) of 'window' at pixels[0].
 Imf::FrameBuffer Slices(Image& image, const Imath::Box2i& window) {
@@ -55,6 +59,8 @@ std::string EncodeExr(const Image& image, const std::optional<SampleRange>& rang
             header.insert(kCount, Imf::IntAttribute(int(range->count)));
             header.insert(kTotal, Imf::IntAttribute(int(range->total)));
             header.insert(kScale, Imf::FloatAttribute(range->scale));
+            if (range->tone_map != ToneMap::None)
+                header.insert(kToneMap, Imf::StringAttribute(ToneMapName(range->tone_map)));
         }
         Imf::StdOSStream stream;
         {
@@ -105,6 +111,12 @@ ExrImage DecodeExr(const std::string& bytes, const std::string& name) {
                 if (header.channels().findChannel(channel)->type != Imf::FLOAT)
                     return fail("a sample range's sum must be 32-bit float; this one was converted");
             out.range = SampleRange{uint32_t(*first), uint32_t(*count), uint32_t(*total), *scale};
+            if (const std::optional<std::string> tone_map = Find<std::string>(header, kToneMap)) {
+                const auto* name = std::find(std::begin(kToneMapNames), std::end(kToneMapNames), *tone_map);
+                if (name == std::end(kToneMapNames))
+                    return fail(Concat("its ", kToneMap, " is \"", *tone_map, "\" (expected none, filmic or agx)"));
+                out.range->tone_map = ToneMap(name - std::begin(kToneMapNames));
+            }
         }
         return out;
     } catch (const InputError&) {

@@ -14,10 +14,12 @@ namespace caustica {
 
 // What makes an EXR file the float sum of a range of a still's samples: samples first to
 // first + count - 1 of total. The image is the plain sum; 'scale' is what turns the mean of all
-// total samples into the image (the exposure, or 1 for the debug views).
+// total samples into the image (the exposure, or 1 for the debug views), and the tone map what
+// 8-bit images of it pass through (kept in the header only when it is not none).
 struct SampleRange {
     uint32_t first = 0, count = 0, total = 0;
     float scale = 1.0f;
+    ToneMap tone_map = ToneMap::None;
 };
 
 // The image as the bytes of an EXR file; a sample range is kept in the header's attributes.

@@ -46,13 +46,14 @@ ImageFormat ImageFormatOf(const OutputFile& file) {
                             " (supported: .png, .jpg, .jpeg, .exr)"));
 }
 
-std::string EncodeImage(const Image& image, ImageFormat format) {
+std::string EncodeImage(const Image& image, ImageFormat format, ToneMap tone_map) {
     if (format == ImageFormat::exr) return EncodeExr(image);
     std::vector<unsigned char> rgb(image.pixels.size() * 3);
     for (size_t i = 0; i < image.pixels.size(); ++i) {
-        rgb[3 * i + 0] = EncodeSrgb8(image.pixels[i].x);
-        rgb[3 * i + 1] = EncodeSrgb8(image.pixels[i].y);
-        rgb[3 * i + 2] = EncodeSrgb8(image.pixels[i].z);
+        const Rgb c = ApplyToneMap(tone_map, image.pixels[i]);
+        rgb[3 * i + 0] = EncodeSrgb8(c.x);
+        rgb[3 * i + 1] = EncodeSrgb8(c.y);
+        rgb[3 * i + 2] = EncodeSrgb8(c.z);
     }
     std::string bytes;
     const bool encoded =
@@ -65,8 +66,8 @@ std::string EncodeImage(const Image& image, ImageFormat format) {
     return bytes;
 }
 
-void WriteImage(const Image& image, const OutputFile& file) {
-    WriteOutputFile(file, EncodeImage(image, ImageFormatOf(file)));
+void WriteImage(const Image& image, const OutputFile& file, ToneMap tone_map) {
+    WriteOutputFile(file, EncodeImage(image, ImageFormatOf(file), tone_map));
 }
 
 Image ReadImage(const std::string& path) {

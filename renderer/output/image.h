@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/tone_map.h"
 #include "core/vec.h"
 #include "renderer/output/output_file.h"
 
@@ -27,12 +28,13 @@ enum class ImageFormat { png, jpeg, exr };
 // extension is an InputError naming the supported ones; commands check it before any work.
 ImageFormat ImageFormatOf(const OutputFile& file);
 
-// The image as the bytes of a file in 'format' (JPEG at quality 95; EXR as exr.h writes it).
-std::string EncodeImage(const Image& image, ImageFormat format);
+// The image as the bytes of a file in 'format' (JPEG at quality 95; EXR as exr.h writes it). PNG and
+// JPEG pass through the tone map before the sRGB encoding; EXR stays linear, for compositing.
+std::string EncodeImage(const Image& image, ImageFormat format, ToneMap tone_map = ToneMap::None);
 
 // Writes the image to a checked target in the format of its name (output_file.h: through a
 // temporary file and a rename). Failures are RuntimeError naming the file and the reason.
-void WriteImage(const Image& image, const OutputFile& file);
+void WriteImage(const Image& image, const OutputFile& file, ToneMap tone_map = ToneMap::None);
 
 // Reads a PNG, JPEG or EXR file (by its extension) back as linear RGB. A file it cannot read is
 // an InputError naming it.

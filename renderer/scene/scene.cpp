@@ -42,7 +42,8 @@ bool operator==(const Orbit& a, const Orbit& b) {
 
 bool operator==(const Camera& a, const Camera& b) {
     return a.position == b.position && a.look_at == b.look_at && a.up == b.up && a.fov_degrees == b.fov_degrees &&
-           a.width == b.width && a.height == b.height &&
+           a.width == b.width && a.height == b.height && a.aperture == b.aperture &&
+           a.focus_distance == b.focus_distance &&
            SameList(a.animation, b.animation, [](const CameraKey& x, const CameraKey& y) {
                return x.time == y.time && x.position == y.position && x.look_at == y.look_at;
            });
@@ -86,7 +87,7 @@ bool operator==(const Object& a, const Object& b) {
 bool operator==(const Settings& a, const Settings& b) {
     return a.photons == b.photons && a.k == b.k && a.ambient == b.ambient && a.max_bounces == b.max_bounces &&
            a.specular_splits == b.specular_splits && a.shadow_samples == b.shadow_samples &&
-           a.frame_rate == b.frame_rate && a.duration == b.duration;
+           a.frame_rate == b.frame_rate && a.duration == b.duration && a.tone_map == b.tone_map;
 }
 
 bool operator==(const Environment& a, const Environment& b) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/sine_waves.h"
+#include "core/tone_map.h"
 #include "core/vec.h"
 
 namespace caustica {
@@ -73,6 +74,11 @@ struct Camera {
     Vec3 up{0, 1, 0};
     float fov_degrees = 45;  // vertical field of view
     int width = 800, height = 600;
+    // A thin lens: its diameter in metres (0: a pinhole, everything sharp) and the distance from
+    // the camera, along the view direction, of the plane in focus (0: the distance to look_at, at
+    // every moment of an animation).
+    float aperture = 0;
+    float focus_distance = 0;
     std::vector<CameraKey> animation;  // sorted by time; empty when still; overrides position/look_at
 };
 
@@ -216,6 +222,7 @@ struct Settings {
     int shadow_samples = 4;   // shadow rays per diffuse point and area light in a sample
     double frame_rate = 30;  // frames per second for sequences
     double duration = 0;     // animation length in seconds; 0: the last keyframe's time
+    ToneMap tone_map = ToneMap::None;  // of 8-bit images, after the exposure (EXR stays linear)
 };
 
 struct Scene {

@@ -98,6 +98,9 @@ void EvaluateCameraAndLights(const Scene& scene, double time_seconds, SceneFrame
     frame.camera.fov_degrees = c.fov_degrees;
     frame.camera.width = c.width;
     frame.camera.height = c.height;
+    frame.camera.aperture = c.aperture;
+    frame.camera.focus_distance =
+        c.focus_distance > 0 ? c.focus_distance : Length(frame.camera.look_at - frame.camera.position);
     for (const Light& light : scene.lights) frame.lights.push_back(LightAt(light, time_seconds));
 }
 

@@ -28,6 +28,8 @@ struct SceneCamera {
     Vec3 position, look_at, up;
     float fov_degrees = 45;
     int width = 0, height = 0;
+    float aperture = 0;        // lens diameter (0: a pinhole)
+    float focus_distance = 1;  // the scene's, or the distance to look_at at this time
 };
 
 struct SceneFrame {

@@ -248,7 +248,8 @@ Orbit Loader::ReadOrbit(const YAML::Node& node, const std::string& what) const {
 }
 
 void Loader::ReadCamera(const YAML::Node& node) {
-    const MapReader map(r_, node, "camera", {"position", "look_at", "up", "fov", "resolution", "animation"});
+    const MapReader map(r_, node, "camera",
+                        {"position", "look_at", "up", "fov", "resolution", "aperture", "focus_distance", "animation"});
     Camera& c = scene_.camera;
     c.position = map.Vector("position", c.position, kCoordinateLimit);
     c.look_at = map.Vector("look_at", c.look_at, kCoordinateLimit);
@@ -260,6 +261,15 @@ void Loader::ReadCamera(const YAML::Node& node) {
         if (wh[0] != std::floor(wh[0]) || wh[1] != std::floor(wh[1])) r_.Fail(res, "expected whole numbers for camera resolution");
         c.width = static_cast<int>(wh[0]);
         c.height = static_cast<int>(wh[1]);
+    }
+    c.aperture = static_cast<float>(map.Number("aperture", c.aperture, 0, kCoordinateLimit));
+    if (map.Has("focus_distance")) {
+        const YAML::Node focus = map.Get("focus_distance");
+        const double distance = r_.Number(focus, "camera focus_distance", -kCoordinateLimit, kCoordinateLimit);
+        if (!(distance > 0))
+            r_.Fail(focus, Concat("camera focus_distance must be positive (metres from the camera), got ",
+                                  focus.Scalar()));
+        c.focus_distance = static_cast<float>(distance);
     }
     CheckCamera(map.Has("look_at") ? map.Get("look_at") : node, c.position, c.look_at, c.up);
     if (map.Has("animation")) {
@@ -275,7 +285,7 @@ void Loader::ReadCamera(const YAML::Node& node) {
 
 void Loader::ReadSettings(const YAML::Node& node) {
     const MapReader map(r_, node, "settings", {"photons", "k", "ambient", "max_bounces", "specular_splits",
-                                                     "shadow_samples", "frame_rate", "duration"});
+                                                     "shadow_samples", "frame_rate", "duration", "tonemap"});
     Settings& s = scene_.settings;
     s.photons = map.Integer("photons", s.photons, 0, SceneLimits::kMaxPhotons);
     s.k = map.Integer("k", s.k, 1, SceneLimits::kMaxK);
@@ -285,6 +295,9 @@ void Loader::ReadSettings(const YAML::Node& node) {
     s.shadow_samples = map.Integer("shadow_samples", s.shadow_samples, 1, SceneLimits::kMaxShadowSamples);
     s.frame_rate = map.Number("frame_rate", s.frame_rate, 0.01, 1000);
     s.duration = map.Number("duration", s.duration, 0, kTimeLimit);
+    if (map.Has("tonemap"))
+        s.tone_map = static_cast<ToneMap>(Choose(r_, map.Get("tonemap"), "settings tonemap",
+                                                 {std::begin(kToneMapNames), std::end(kToneMapNames)}));
 }
 
 void Loader::ReadMaterials(const YAML::Node& node) {

@@ -73,6 +73,8 @@ private:
         Put("up", c.up);
         Put("fov", c.fov_degrees);
         out_ << YAML::Key << "resolution" << YAML::Value << YAML::Flow << YAML::BeginSeq << c.width << c.height << YAML::EndSeq;
+        if (c.aperture > 0) Put("aperture", c.aperture);
+        if (c.focus_distance > 0) Put("focus_distance", c.focus_distance);
         if (!c.animation.empty()) {
             out_ << YAML::Key << "animation" << YAML::Value << YAML::BeginSeq;
             for (const CameraKey& k : c.animation) {
@@ -97,6 +99,7 @@ private:
         Put("shadow_samples", s.shadow_samples);
         Put("frame_rate", s.frame_rate);
         Put("duration", s.duration);
+        Put("tonemap", ToneMapName(s.tone_map));
         out_ << YAML::EndMap;
     }
 

@@ -45,6 +45,7 @@ const char* kKeys =
     ". / ,                step the animation one frame forward / back\n"
     "1 2 3 4 5            view: image, photons, caustics only, KNN radius heat map,\n"
     "                     traversal cost heat map (ray-triangle tests of the eye rays)\n"
+    "t                    tone map: none, filmic, agx (saved with the scene)\n"
     "s                    save the edited scene as NAME.edited.yaml\n"
     "x or F12             save the rendered image (PNG); shift+x: the window with the panel\n"
     "F1                   show or hide the panel\n"
@@ -211,6 +212,9 @@ void Interface::Panel(double fps) {
     int view = 0;
     while (kViews[view] != state_.settings().view) ++view;
     if (ImGui::Combo("view", &view, kViewNames, 5)) state_.SetView(kViews[view]);
+    int tone_map = int(state_.settings().tone_map);
+    if (ImGui::Combo("tone map", &tone_map, kToneMapNames, int(std::size(kToneMapNames))))
+        state_.SetToneMap(ToneMap(tone_map));
     if (state_.length() > 0) {
         float time = float(state_.time());
         if (ImGui::Button(state_.playing() ? "pause" : "play")) state_.TogglePlay();
@@ -480,7 +484,9 @@ int RunViewer(Scene& scene, const std::string& scene_path, const RenderOptions& 
                 case WindowAction::screenshot:
                     // The window is read after the next frame is drawn, before it is shown.
                     if (e.key.keysym.mod & KMOD_SHIFT) window_shot = NextFreePath("caustica-window");
-                    else Screenshot(state, [&](const std::string& path) { WriteImage(renderer.CurrentImage(), CheckOutputFile("", path)); },
+                    else Screenshot(state, [&](const std::string& path) {
+                             WriteImage(renderer.CurrentImage(), CheckOutputFile("", path), renderer.tone_map());
+                         },
                                     NextFreePath("caustica-screenshot"), renderer.samples());
                     break;
                 case WindowAction::none: break;

@@ -79,6 +79,7 @@ WindowAction ViewerInput::Key(const SDL_Keysym& key) {
         case SDLK_3: state_.SetView(ShadeView::CausticOnly); break;
         case SDLK_4: state_.SetView(ShadeView::KnnRadius); break;
         case SDLK_5: state_.SetView(ShadeView::TraversalCost); break;
+        case SDLK_t: state_.CycleToneMap(); break;
         case SDLK_s: state_.Save(); break;
         case SDLK_x:
         case SDLK_F12: return WindowAction::screenshot;

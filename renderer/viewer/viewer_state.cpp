@@ -77,7 +77,8 @@ bool ViewerState::TakeMaterialChange() {
 }
 
 ViewerState::Snapshot ViewerState::Take() const {
-    return {scene_.lights, scene_.objects, scene_.materials, scene_.settings, settings_.photons, settings_.k};
+    return {scene_.lights,   scene_.objects,    scene_.materials, scene_.settings,
+            settings_.photons, settings_.k, settings_.tone_map};
 }
 
 bool ViewerState::Same(const Snapshot& a, const Snapshot& b) {
@@ -87,7 +88,7 @@ bool ViewerState::Same(const Snapshot& a, const Snapshot& b) {
     };
     return same_list(a.lights, b.lights) && same_list(a.objects, b.objects) &&
            SameMaterials(a.materials, b.materials) && a.scene_settings == b.scene_settings && a.photons == b.photons &&
-           a.k == b.k;
+           a.k == b.k && a.tone_map == b.tone_map;
 }
 
 void ViewerState::Restore(const Snapshot& s) {
@@ -97,6 +98,7 @@ void ViewerState::Restore(const Snapshot& s) {
     scene_.materials = s.materials;
     scene_.settings = s.scene_settings;
     settings_.k = s.k;
+    settings_.tone_map = s.tone_map;
     UpdateCap(s.photons);
     changed_ = edited_ = true;
     length_ = AnimationLength(scene_);
@@ -147,6 +149,13 @@ void ViewerState::StepK(bool more) {
     BeginEdit();
     settings_.k = std::clamp(settings_.k + (more ? 10 : -10), 1, SceneLimits::kMaxK);
     scene_.settings.k = settings_.k;
+    EndEdit();
+}
+
+void ViewerState::SetToneMap(ToneMap tone_map) {
+    BeginEdit();
+    settings_.tone_map = tone_map;
+    scene_.settings.tone_map = tone_map;
     EndEdit();
 }
 

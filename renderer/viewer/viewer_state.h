@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,9 @@ public:
         settings_.view = view;
         changed_ = true;
     }
+    // The tone map of the window and screenshots, kept in the scene's settings (saved with it).
+    void SetToneMap(ToneMap tone_map);
+    void CycleToneMap() { SetToneMap(ToneMap((int(settings_.tone_map) + 1) % int(std::size(kToneMapNames)))); }
 
     // The animation clock.
     double time() const { return time_; }
@@ -107,6 +111,7 @@ private:
         Settings scene_settings;
         uint32_t photons = 0;
         int k = 0;
+        ToneMap tone_map = ToneMap::None;
     };
     Snapshot Take() const;
     void Restore(const Snapshot& s);

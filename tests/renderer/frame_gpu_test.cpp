@@ -4,7 +4,9 @@
 // closely, not bit for bit.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "core/memory.h"
 #include "renderer/frame_renderer.h"
@@ -48,6 +50,35 @@ TEST(FrameGpuPaths, OnePathAPixelAgreesWithTheCpu) {
     for (const char* file : {"cornell-glass.yaml", "champagne.yaml"}) {
         const Scene scene = Shipped(file);
         ExpectSameFrame(*RenderOnce(Backend::Cpu(), scene, 0), *RenderOnce(gpu, scene, 0));
+    }
+}
+
+// The thin lens (its lens samples in the eye pass) and the tone maps (in the composite pass) on
+// the GPU: the same image as on the CPU, and display pixels as close as CloseImages asks of the
+// linear ones (a mean within 2 codes, at most 1% of the channels more than 0.1 of white apart).
+TEST(FrameGpuPaths, ThinLensAndToneMapsAgreeWithTheCpu) {
+    CA_REQUIRE_GPU(gpu);
+    Scene scene = Shipped("cornell-glass.yaml");
+    scene.camera.aperture = 0.2f;
+    scene.camera.focus_distance = 0.6f * Length(scene.camera.look_at - scene.camera.position);
+    for (const char* tone_map : {"none", "filmic", "agx"}) {
+        RenderOptions options = testing::SmallFrame(200000, 200, 150);
+        options.tonemap = tone_map;
+        options.exposure = 3.0;
+        const auto cpu = testing::RenderStill(Backend::Cpu(), scene, options, 4);
+        const auto gpu_frame = testing::RenderStill(gpu, scene, options, 4);
+        ExpectSameFrame(*cpu, *gpu_frame);
+        const std::vector<uint32_t> a = cpu->DisplayPixels(), b = gpu_frame->DisplayPixels();
+        ASSERT_EQ(a.size(), b.size());
+        size_t far = 0, total = 0;
+        for (size_t p = 0; p < a.size(); ++p)
+            for (int shift = 0; shift < 24; shift += 8) {
+                const int difference = std::abs(int((a[p] >> shift) & 0xff) - int((b[p] >> shift) & 0xff));
+                total += size_t(difference);
+                far += difference > 26;
+            }
+        EXPECT_LE(double(total) / double(3 * a.size()), 2.0) << tone_map << ": mean display code difference";
+        EXPECT_LE(far, 3 * a.size() / 100) << tone_map << ": display codes more than 26 apart";
     }
 }
 

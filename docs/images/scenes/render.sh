@@ -5,11 +5,14 @@ set -euo pipefail
 caustica=$(realpath "$1")
 cd "$(dirname "$0")"
 render() { "$caustica" render "$1" -o "$2" --device cpu --samples 16 --photons 200000 --seed 1 "${@:3}" >/dev/null; }
-for scene in materials light-point light-spot light-directional shapes mtl; do
+for scene in materials light-point light-spot light-directional shapes mtl depth-of-field; do
   render $scene.yaml $scene.png --frames 0:0
 done
 for t in 0 2 4; do
   render animation.yaml animation-$t.png --frames $((t * 30)):$((t * 30))
 done
 render ../../../scenes/gem.gltf gltf.png --frames 0:0 --width 240 --height 160
+for t in none filmic agx; do
+  render ../../../scenes/pool.yaml tonemap-$t.png --frames 0:0 --width 240 --exposure 4 --tonemap $t
+done
 ls -l ./*.png

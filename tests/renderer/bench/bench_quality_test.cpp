@@ -74,6 +74,7 @@ TEST(BenchQuality, BadReferencesAndOptionsAreInputErrors) {
     EXPECT_THROW(BenchQualityMain(SmallRun({"--reference", "reference.tif"})), InputError);
     EXPECT_THROW(BenchQualityMain(SmallRun({"--reference", ::testing::TempDir() + "none.png"})), InputError);
     EXPECT_THROW(BenchQualityMain(SmallRun({"--samples", "0"})), InputError);
+    EXPECT_THROW(BenchQualityMain(SmallRun({"--tonemap", "agx"})), InputError);  // it measures linear light
     EXPECT_THROW(BenchQualityMain(SmallRun({"--reference-samples", "0"})), InputError);
     EXPECT_THROW(BenchQualityMain(SmallRun({"--frames", "0"})), InputError);
     EXPECT_THROW(BenchQualityMain(SmallRun({"--specular-splits", "17"})), InputError);

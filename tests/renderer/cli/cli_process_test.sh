@@ -92,6 +92,23 @@ run 2 "an empty scene (an unset variable)" -- "$caustica" render "" "${tiny[@]}"
 run 2 "info of an empty scene" -- "$caustica" info ""
 run 2 "-o --help" -- "$caustica" render "${tiny[@]}" -o --help
 [ -e ./--help ] && fail "a file named --help was written"
+run 2 "an unknown --tonemap" -- "$caustica" render "${tiny[@]}" --tonemap aces -o tonemap.png
+says "--tonemap expects one of none|filmic|agx, got \"aces\""
+run 2 "an empty --tonemap in view" -- env -u DISPLAY -u WAYLAND_DISPLAY "$caustica" view "${tiny[@]}" \
+  --tonemap "" --png tonemap.png
+printf 'settings:\n  tonemap: aces\n' >bad-tonemap.yaml
+run 2 "an unknown settings.tonemap" -- "$caustica" render bad-tonemap.yaml "${tiny[@]}" -o tonemap.png
+says "bad-tonemap.yaml:2:12: error: unknown settings tonemap \"aces\" (known: none, filmic, agx)"
+printf 'camera: {aperture: -0.5}\n' >bad-aperture.yaml
+run 2 "a negative aperture" -- "$caustica" info bad-aperture.yaml
+says "bad-aperture.yaml:1:20: error: expected camera aperture in [0, 1e+06], got -0.5"
+printf 'camera: {aperture: 0.1, focus_distance: 0}\n' >bad-focus.yaml
+run 2 "a focus distance of 0" -- "$caustica" render bad-focus.yaml "${tiny[@]}" -o tonemap.png
+says "bad-focus.yaml:1:41: error: camera focus_distance must be positive"
+[ -e tonemap.png ] && fail "a render with bad input wrote tonemap.png"
+printf 'camera: {aperture: 0.1, focus_distance: 2}\nsettings: {tonemap: agx}\n' >lens.yaml
+run 0 "a thin lens and a tone map" -- "$caustica" render lens.yaml "${tiny[@]}" -o lens.png
+is_png lens.png
 run 0 "-o=--name.png on purpose" -- "$caustica" render "${tiny[@]}" -o=--name.png
 is_png ./--name.png
 

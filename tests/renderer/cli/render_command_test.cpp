@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/srgb.h"
+#include "core/tone_map.h"
 #include "renderer/cli/commands.h"
 #include "renderer/output/image.h"
 #include "tests/test_support.h"
@@ -129,6 +130,40 @@ TEST_F(RenderCommand, ExrIsTheLinearImageOfThePng) {
     EXPECT_GT(sum, 0.0);
 }
 
+// --tonemap acts on the 8-bit files after the exposure; the EXR file stays the same linear image.
+TEST_F(RenderCommand, ToneMapsThePngAndLeavesTheExrLinear) {
+    ASSERT_EQ(RenderMain(Render("plain.exr", {"--frames", "1", "--exposure", "4"})), 0);
+    for (const char* name : {"filmic", "agx"}) {
+        const std::string png = std::string(name) + ".png", exr = std::string(name) + ".exr";
+        ASSERT_EQ(RenderMain(Render(png, {"--frames", "1", "--exposure", "4", "--tonemap", name})), 0);
+        ASSERT_EQ(RenderMain(Render(exr, {"--frames", "1", "--exposure", "4", "--tonemap", name})), 0);
+        EXPECT_EQ(ReadBytes(dir / exr), ReadBytes(dir / "plain.exr")) << name;
+        const Image mapped = ReadImage((dir / png).string()), linear = ReadImage((dir / exr).string());
+        const ToneMap tone_map = std::string(name) == "filmic" ? ToneMap::Filmic : ToneMap::Agx;
+        int brighter = 0;
+        for (size_t p = 0; p < linear.pixels.size(); ++p) {
+            const Rgb expected = ApplyToneMap(tone_map, linear.pixels[p]);
+            for (int c = 0; c < 3; ++c) {
+                ASSERT_EQ(EncodeSrgb8(mapped.pixels[p][c]), EncodeSrgb8(expected[c])) << name << ", pixel " << p;
+                brighter += linear.pixels[p][c] > 1.0f;
+            }
+        }
+        EXPECT_GT(brighter, 0) << "the exposure clips no pixel: the test shows no shoulder";
+    }
+    // none is the image as before: the sRGB encoding of the linear values.
+    ASSERT_EQ(RenderMain(Render("none.png", {"--frames", "1", "--exposure", "4", "--tonemap", "none"})), 0);
+    ASSERT_EQ(RenderMain(Render("default.png", {"--frames", "1", "--exposure", "4"})), 0);
+    EXPECT_EQ(ReadBytes(dir / "none.png"), ReadBytes(dir / "default.png"));
+    EXPECT_EQ(ReadBytes(dir / "none.png"), EncodeImage(ReadImage((dir / "plain.exr").string()), ImageFormat::png));
+}
+
+TEST_F(RenderCommand, AnUnknownToneMapIsAnInputError) {
+    EXPECT_EQ(testing::InputErrorOf([&] { RenderMain(Render("x.png", {"--tonemap", "aces"})); }),
+              "caustica render: --tonemap expects one of none|filmic|agx, got \"aces\"");
+    EXPECT_THROW(RenderMain(Render("x.png", {"--tonemap"})), InputError);
+    EXPECT_FALSE(fs::exists(dir / "x.png"));
+}
+
 TEST_F(RenderCommand, WidthOrHeightAloneKeepsTheCamerasAspectRatio) {
     // orbit.yaml's camera is 960x540.
     Args args = Render("w.png", {"--frames", "0"});
@@ -198,6 +233,21 @@ TEST_F(RenderCommand, SampleRangesCombinedAreTheStill) {
     for (size_t p = 0; p < a.pixels.size(); ++p)
         for (int c = 0; c < 3; ++c)
             EXPECT_LE(std::abs(int(EncodeSrgb8(a.pixels[p][c])) - int(EncodeSrgb8(b.pixels[p][c]))), 1);
+    // A tone map travels with the parts, and parts of two tone maps do not mix.
+    ASSERT_EQ(RenderMain(Render("agx.png", {"--frames", "2", "--samples", "6", "--tonemap", "agx"})), 0);
+    ASSERT_EQ(RenderMain(Render("agx.exr", {"--frames", "2", "--samples", "6", "--sample-range", "0:6", "--tonemap",
+                                            "agx"})),
+              0);
+    ASSERT_EQ(CombineMain({(dir / "agx.exr").string(), "-o", (dir / "agx_combined.png").string()}), 0);
+    EXPECT_EQ(ReadBytes(dir / "agx_combined.png"), ReadBytes(dir / "agx.png"));
+    ASSERT_EQ(RenderMain(Render("agx_4.exr", {"--frames", "2", "--samples", "6", "--sample-range", "4:6",
+                                              "--tonemap", "agx"})),
+              0);
+    EXPECT_NE(testing::InputErrorOf([&] {
+                  CombineMain({(dir / "agx_4.exr").string(), (dir / "part_0.exr").string(),
+                               (dir / "part_1.exr").string(), "-o", (dir / "mixed.png").string()});
+              }).find("from another render"),
+              std::string::npos);
     // Parts that leave a gap or overlap are refused.
     EXPECT_EQ(testing::InputErrorOf([&] {
                   CombineMain({(dir / "part_4.exr").string(), (dir / "part_0.exr").string(), "-o",

@@ -71,6 +71,28 @@ TEST(SceneErrors, OneDocumentOfText) {
     EXPECT_NE(LoadError(std::string(600, '[')).find("nested more than 500 levels deep"), std::string::npos);
 }
 
+TEST(SceneErrors, ToneMapIsOneOfTheKnown) {
+    EXPECT_SCENE_ERROR("settings:\n  tonemap: filmc\n", "bad.yaml:2:12",
+                       "unknown settings tonemap \"filmc\" (did you mean \"filmic\"?)");
+    EXPECT_SCENE_ERROR("settings: {tonemap: reinhard}\n", "bad.yaml:1:21",
+                       "unknown settings tonemap \"reinhard\" (known: none, filmic, agx)");
+    EXPECT_SCENE_ERROR("settings: {tonemap: 3}\n", "bad.yaml:1:21", "unknown settings tonemap \"3\"");
+    EXPECT_SCENE_ERROR("settings: {tonemap: [agx]}\n", "bad.yaml:1:21", "settings tonemap");
+    for (const char* name : {"none", "filmic", "agx"})
+        EXPECT_EQ(LoadError(std::string("settings: {tonemap: ") + name + "}\n"), "") << name;
+}
+
+TEST(SceneErrors, ThinLensIsChecked) {
+    EXPECT_SCENE_ERROR("camera:\n  aperture: -0.1\n", "bad.yaml:2:13", "expected camera aperture in [0, 1e+06], got -0.1");
+    EXPECT_SCENE_ERROR("camera: {aperture: .nan}\n", "bad.yaml:1:20", "expected a finite number for camera aperture");
+    EXPECT_SCENE_ERROR("camera:\n  focus_distance: 0\n", "bad.yaml:2:19",
+                       "camera focus_distance must be positive (metres from the camera), got 0");
+    EXPECT_SCENE_ERROR("camera: {focus_distance: -2.5}\n", "bad.yaml:1:26", "camera focus_distance must be positive");
+    EXPECT_SCENE_ERROR("camera: {focus_distance: far}\n", "bad.yaml:1:26", "expected a number for camera focus_distance");
+    EXPECT_SCENE_ERROR("camera: {aperture: 0.1, focus: 2}\n", "bad.yaml:1:25", "unknown key \"focus\"");
+    EXPECT_EQ(LoadError("camera: {aperture: 0, focus_distance: 1e-3}\n"), "");
+}
+
 TEST(SceneErrors, AreaLightsAreChecked) {
     EXPECT_SCENE_ERROR("lights:\n  - {type: rect, radius: 1}\n", "bad.yaml:2:18", "unknown key \"radius\"");
     EXPECT_SCENE_ERROR("lights:\n  - {type: sphere, rotate: [0, 0, 0]}\n", "bad.yaml:2:20", "unknown key \"rotate\"");

@@ -110,6 +110,25 @@ TEST(SaveScene, EnvironmentAndSettingsSurvive) {
     EXPECT_EQ(loaded.environment.rotate_degrees, 12.5f);
 }
 
+TEST(SaveScene, ToneMapAndThinLensSurvive) {
+    const Scene scene = LoadSceneFromString(
+        "camera: {position: [0, 1, 4], look_at: [0, 0.5, 0], aperture: 0.12, focus_distance: 3.25}\n"
+        "settings: {tonemap: agx}\n",
+        "s.yaml");
+    TempDir dir;
+    SaveScene(scene, dir.Path("saved.yaml"));
+    const Scene loaded = LoadScene(dir.Path("saved.yaml"));
+    EXPECT_TRUE(loaded == scene) << SceneToYaml(loaded, dir.Path());
+    EXPECT_EQ(loaded.settings.tone_map, ToneMap::Agx);
+    EXPECT_EQ(loaded.camera.aperture, 0.12f);
+    EXPECT_EQ(loaded.camera.focus_distance, 3.25f);
+    // A pinhole that focuses on its look_at saves neither key: the file says what the user wrote.
+    const std::string pinhole = SceneToYaml(LoadSceneFromString("camera: {fov: 30}\n", "p.yaml"), dir.Path());
+    EXPECT_EQ(pinhole.find("aperture"), std::string::npos) << pinhole;
+    EXPECT_EQ(pinhole.find("focus_distance"), std::string::npos) << pinhole;
+    EXPECT_NE(pinhole.find("tonemap: none"), std::string::npos) << pinhole;
+}
+
 TEST(SaveScene, AreaLightsSurvive) {
     const Scene scene = LoadSceneFromString(R"(
 lights:

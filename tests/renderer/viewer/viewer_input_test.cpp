@@ -229,6 +229,38 @@ TEST_F(ViewerInputTest, SavedEditsLoadBack) {
     EXPECT_EQ(loaded.header_comment, original.header_comment);
 }
 
+// t cycles the tone map through none, filmic and agx; it is an edit (undone like one) and the
+// saved scene keeps it, with the camera's lens.
+TEST_F(ViewerInputTest, TCyclesTheToneMapAndTheSceneKeepsIt) {
+    scene_.camera.aperture = 0.05f;
+    scene_.camera.focus_distance = 3.5f;
+    Start(dir_.Path("ring.yaml"));
+    ASSERT_EQ(state_->settings().tone_map, ToneMap::None);
+    Key(SDLK_t);
+    Pump();
+    EXPECT_EQ(state_->settings().tone_map, ToneMap::Filmic);
+    EXPECT_EQ(scene_.settings.tone_map, ToneMap::Filmic);
+    Key(SDLK_t);
+    Pump();
+    EXPECT_EQ(state_->settings().tone_map, ToneMap::Agx);
+    Key(SDLK_s);
+    Pump();
+    ASSERT_FALSE(state_->messages().back().error) << state_->messages().back().text;
+    const Scene loaded = LoadScene(dir_.Path("ring.edited.yaml"));
+    EXPECT_TRUE(loaded == scene_);
+    EXPECT_EQ(loaded.settings.tone_map, ToneMap::Agx);
+    EXPECT_EQ(loaded.camera.aperture, 0.05f);
+    EXPECT_EQ(loaded.camera.focus_distance, 3.5f);
+    Key(SDLK_z, KMOD_LCTRL);
+    Pump();
+    EXPECT_EQ(state_->settings().tone_map, ToneMap::Filmic);
+    EXPECT_EQ(scene_.settings.tone_map, ToneMap::Filmic);
+    Key(SDLK_t);
+    Key(SDLK_t);
+    Pump();
+    EXPECT_EQ(state_->settings().tone_map, ToneMap::None);  // round again
+}
+
 TEST_F(ViewerInputTest, MovingAnOrbitingLightMovesItsOrbit) {
     scene_ = LoadScene(testing::SourcePath("scenes/orbit.yaml"));
     Start(dir_.Path("orbit.yaml"));
