@@ -25,12 +25,16 @@ struct RenderOptions {
     int k = 0;        // 0: the scene's setting
     int specular_splits = -1;  // -1: the scene's setting
     int shadow_samples = 0;    // 0: the scene's setting
+    std::string indirect = "scene";  // indirect light: "on", "off", or the scene's setting
+    int global_photons = 0;    // 0: the scene's setting (capped on the CPU)
+    std::string progressive = "scene";  // progressive radii: "on", "off", or the scene's setting
     int width = 0, height = 0;  // 0: the scene camera's resolution
     double exposure = 1.0;
     std::string filter = "cone";
     std::string knn = "exact";
     int max_samples = 1024;  // the viewer stops accumulating here
     std::string view = "image";
+    std::string integrator = "photon";  // "photon" (photon mapping) or "path" (the reference path tracer)
 };
 
 // Photons per sample on the CPU backend unless --photons asks for more: two CPU cores trace far
