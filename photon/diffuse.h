@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/hd.h"
+#include "core/rng.h"
 #include "core/vec.h"
 #include "photon/light.h"
 
@@ -42,6 +43,15 @@ CA_HD CA_INLINE bool SurvivesDiffuse(Rgb albedo, float xi, Rgb* factor) {
 CA_HD CA_INLINE bool DiffuseDirection(Vec3 shading_normal, Vec3 geometric_normal, float a, float b, Vec3* out) {
     *out = CosineDirection(shading_normal, a, b);
     return Dot(*out, geometric_normal) > 0.0f;
+}
+
+// One diffuse bounce of a path: Russian roulette, then the direction (three random numbers);
+// false where the path ends, else *factor is what its weight takes on.
+CA_HD CA_INLINE bool ScatterDiffuse(Rgb albedo, Vec3 shading_normal, Vec3 geometric_normal, Rng& rng, Vec3* direction,
+                                    Rgb* factor) {
+    if (!SurvivesDiffuse(albedo, rng.NextFloat(), factor)) return false;
+    const float a = rng.NextFloat(), b = rng.NextFloat();
+    return DiffuseDirection(shading_normal, geometric_normal, a, b, direction);
 }
 
 }  // namespace caustica

@@ -59,9 +59,9 @@ CA_HD CA_INLINE void TraceGlobalPhoton(const SceneView& scene, EmittedPhoton pho
         if (p.material->type == SurfaceType::Diffuse) {
             if (diffuse > 0) store(Photon{p.position, power, ray.direction}, p.shading_normal);
             Rgb factor;
-            if (!SurvivesDiffuse(scene.Albedo(*p.material, p.uv), rng.NextFloat(), &factor)) return;
-            const float a = rng.NextFloat(), b = rng.NextFloat();
-            if (!DiffuseDirection(p.shading_normal, p.geometric_normal, a, b, &direction)) return;
+            if (!ScatterDiffuse(scene.Albedo(*p.material, p.uv), p.shading_normal, p.geometric_normal, rng, &direction,
+                                &factor))
+                return;
             power *= factor;
             ++diffuse;
         } else {

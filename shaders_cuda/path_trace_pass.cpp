@@ -57,9 +57,7 @@ struct PathTracePass {
                 const DiffusePoint d{p.position, p.shading_normal, p.geometric_normal, albedo};
                 sum += weight * albedo * DirectIrradiance(d, rng) * kInvPi;
                 Rgb factor;
-                if (!SurvivesDiffuse(albedo, rng.NextFloat(), &factor)) break;
-                const float a = rng.NextFloat(), b = rng.NextFloat();
-                if (!DiffuseDirection(p.shading_normal, p.geometric_normal, a, b, &direction)) break;
+                if (!ScatterDiffuse(albedo, p.shading_normal, p.geometric_normal, rng, &direction, &factor)) break;
                 weight *= factor;
                 sees_lights = false;
                 ++diffuse;
