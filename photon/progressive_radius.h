@@ -3,7 +3,8 @@
 // and Jensen 2008 without per-point photon statistics): sample i (from 1) gathers within
 // r_i, where r_{i+1}^2 = r_i^2 (i + alpha) / (i + 1), so
 //
-//   r_i^2 = r_1^2 * prod_{j=1}^{i-1} (j + alpha) / (j + 1) = r_1^2 * Gamma(i + alpha) / (Gamma(1 + alpha) Gamma(i + 1)).
+//   r_i^2 = r_1^2 * prod_{j=1}^{i-1} (j + alpha) / (j + 1)
+//         = r_1^2 * Gamma(i + alpha) / (Gamma(1 + alpha) Gamma(i + 1)).
 //
 // Each sample's estimate is then unbiased up to its radius's bias, which shrinks to zero, while
 // the variance of the mean over i samples still falls (as i^-alpha): the average converges to the
