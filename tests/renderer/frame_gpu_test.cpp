@@ -58,6 +58,23 @@ TEST_P(FrameGpu, IndirectLightAgreesWithTheCpu) {
                 1e-3 * cpu->stored_global_photons());
 }
 
+// Progressive radii over a few samples (the first sample's radius is the KNN's on both backends) and
+// the reference path tracer: the same functors on the GPU.
+TEST(FrameGpuPaths, ProgressiveSamplesAndThePathTracerAgreeWithTheCpu) {
+    CA_REQUIRE_GPU(gpu);
+    for (const char* file : {"cornell-glass.yaml", "sky.yaml"}) {
+        const Scene scene = Shipped(file);
+        RenderOptions options = Options(-1, "on");
+        options.progressive = "on";
+        ExpectSameFrame(*testing::RenderStill(Backend::Cpu(), scene, options, 4),
+                        *testing::RenderStill(gpu, scene, options, 4));
+        options.integrator = "path";
+        EXPECT_TRUE(testing::CloseImages(testing::RenderStill(Backend::Cpu(), scene, options, 4)->CurrentImage(),
+                                         testing::RenderStill(gpu, scene, options, 4)->CurrentImage()))
+            << file;
+    }
+}
+
 // One random path a pixel (specular_splits 0), as before the ray trees.
 TEST(FrameGpuPaths, OnePathAPixelAgreesWithTheCpu) {
     CA_REQUIRE_GPU(gpu);
