@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "core/hd.h"
+#include "core/span.h"
 #include "core/vec.h"
 #include "kdtree/triangle/ray.h"
 
@@ -124,6 +125,20 @@ CA_HD CA_INLINE float HitAreaLight(const LightSource& light, const Ray& ray, flo
         return fabsf(u) <= 1.0f && fabsf(v) <= 1.0f ? t : 0.0f;
     }
     return LengthSquared(p) <= light.radius * light.radius ? t : 0.0f;
+}
+
+// The area light whose emitting surface the ray meets first, before max_t, or -1.
+CA_HD CA_INLINE int FirstAreaLightHit(Span<const LightSource> lights, const Ray& ray, float max_t) {
+    int seen = -1;
+    for (size_t l = 0; l < lights.size(); ++l) {
+        if (!lights[l].IsArea()) continue;
+        const float t = HitAreaLight(lights[l], ray, max_t);
+        if (t > 0.0f) {
+            max_t = t;
+            seen = int(l);
+        }
+    }
+    return seen;
 }
 
 }  // namespace caustica

@@ -65,7 +65,8 @@ const std::vector<ProjectionMapBuilder::CellCone>& ProjectionMapBuilder::ConesFo
 }
 
 const ProjectionMaps& ProjectionMapBuilder::Build(Span<const LightSource> lights, Span<const SpecularBound> specular,
-                                                  const Aabb& scene_bounds) {
+                                                  const Aabb& scene_bounds, EmissionCoverage coverage) {
+    const bool every_cell = coverage == EmissionCoverage::Everywhere;
     ProjectionMaps& maps = maps_;
     maps.lights.clear();
     maps.light_cdf.clear();
@@ -88,15 +89,14 @@ const ProjectionMaps& ProjectionMapBuilder::Build(Span<const LightSource> lights
             for (int y = 0; y < kPlaneCells; ++y)
                 for (int x = 0; x < kPlaneCells; ++x) {
                     const Vec3 centre = e.plane_origin + e.u * ((x + 0.5f) * cell) + e.v * ((y + 0.5f) * cell);
-                    for (const SpecularBound& s : specular) {
+                    bool active = every_cell;
+                    for (size_t i = 0; i < specular.size() && !active; ++i) {
                         // Distance from the sphere's centre to the cell's line of travel.
-                        const Vec3 to = s.center - centre;
+                        const Vec3 to = specular[i].center - centre;
                         const float off_axis = Length(to - e.w * Dot(to, e.w));
-                        if (off_axis <= s.radius + cell * 0.7072f) {
-                            maps.cells.push_back(uint32_t(y * kPlaneCells + x));
-                            break;
-                        }
+                        active = off_axis <= specular[i].radius + cell * 0.7072f;
                     }
+                    if (active) maps.cells.push_back(uint32_t(y * kPlaneCells + x));
                 }
             e.cell_count = uint32_t(maps.cells.size()) - e.first_cell;
             e.active_measure = e.cell_count * cell * cell;
@@ -109,11 +109,11 @@ const ProjectionMaps& ProjectionMapBuilder::Build(Span<const LightSource> lights
             for (uint32_t cell = 0; cell < cones.size(); ++cell) {
                 const CellCone& c = cones[cell];
                 const Vec3 axis = e.u * c.axis.x + e.v * c.axis.y + e.w * c.axis.z;
-                for (const SpecularBound& s : specular)
-                    if (ConeSeesSphere(light.position, axis, c.cos_half, c.sin_half, {s.center, s.radius + reach})) {
-                        maps.cells.push_back(cell);
-                        break;
-                    }
+                bool active = every_cell;
+                for (size_t i = 0; i < specular.size() && !active; ++i)
+                    active = ConeSeesSphere(light.position, axis, c.cos_half, c.sin_half,
+                                            {specular[i].center, specular[i].radius + reach});
+                if (active) maps.cells.push_back(cell);
             }
             e.cell_count = uint32_t(maps.cells.size()) - e.first_cell;
             // A cell's solid angle, or its projected solid angle (the hemisphere's is pi).

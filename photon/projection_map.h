@@ -16,6 +16,9 @@
 // when its bundle may pass within the light's bounding radius of a specular object's bounds: every
 // ray from any point of the light that can reach the object leaves through an active cell, so the
 // emission stays unbiased while the maps stay one per light.
+//
+// The global photons (global_photon_tracer.h) leave through every cell (EmissionCoverage::Everywhere):
+// the same emission, with the whole sphere, cone, hemisphere or square active.
 #pragma once
 
 #include <cstdint>
@@ -80,13 +83,18 @@ CA_HD CA_INLINE float CellZ(float z_min, bool cosine, float bands) {
     return cosine ? sqrtf(bands * (1.0f / kCellsAlongZ)) : z_min + bands * ((1.0f - z_min) / kCellsAlongZ);
 }
 
+// Which of a light's cells are active: those whose bundle may reach a specular object (the caustic
+// photons'), or all of them (the global photons', which light every surface).
+enum class EmissionCoverage : uint8_t { TowardSpecular, Everywhere };
+
 // Builds the projection maps of a frame's lights. The cones of the point and spot lights' cells
 // depend only on how far the cells reach from the light's axis, not on where it points, so the
 // builder keeps them in the light's own frame and a frame computes none of them again.
 class ProjectionMapBuilder {
 public:
     const ProjectionMaps& Build(Span<const LightSource> lights, Span<const SpecularBound> specular,
-                                const Aabb& scene_bounds);
+                                const Aabb& scene_bounds,
+                                EmissionCoverage coverage = EmissionCoverage::TowardSpecular);
 
 private:
     // A cell's bundle of directions as a cone: its axis in the light's frame (u, v, w) and the

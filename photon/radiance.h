@@ -19,16 +19,18 @@ enum class PhotonFilter : uint8_t {
 };
 
 // Irradiance (W/m^2) at x with normal n from count photons within radius, the j-th of which is
-// photons[photon_index(j)]. Photons that arrived from behind the surface do not count.
-template <class PhotonIndex>
-CA_HD CA_INLINE Rgb CausticIrradiance(Span<const Photon> photons, PhotonIndex photon_index, int count, float radius,
-                                      Vec3 x, Vec3 n, PhotonFilter filter) {
+// photons[photon_index(j)]. Photons that arrived from behind the surface do not count, nor those for
+// which on_surface(photon_index(j)) is false.
+template <class PhotonIndex, class OnSurface>
+CA_HD CA_INLINE Rgb PhotonIrradiance(Span<const Photon> photons, PhotonIndex photon_index, int count, float radius,
+                                     Vec3 x, Vec3 n, PhotonFilter filter, OnSurface on_surface) {
     if (count == 0 || !(radius > 0.0f)) return Rgb(0.0f);
     Rgb sum(0.0f);
     const float inv_r2 = 1.0f / (radius * radius);
     for (int j = 0; j < count; ++j) {
-        const Photon& p = photons[photon_index(j)];
-        if (Dot(p.direction, n) >= 0.0f) continue;
+        const uint32_t index = photon_index(j);
+        const Photon& p = photons[index];
+        if (Dot(p.direction, n) >= 0.0f || !on_surface(index)) continue;
         const float d2 = LengthSquared(p.position - x) * inv_r2;
         if (d2 > 1.0f) continue;
         const float w = filter == PhotonFilter::Cone ? 1.0f - sqrtf(d2) : 1.0f - d2;
@@ -36,6 +38,13 @@ CA_HD CA_INLINE Rgb CausticIrradiance(Span<const Photon> photons, PhotonIndex ph
     }
     const float integral = (filter == PhotonFilter::Cone ? 1.0f / 3.0f : 0.5f) * 3.14159265358979f * radius * radius;
     return sum / integral;
+}
+
+// The caustic estimate: every photon within the radius that arrived from the front counts.
+template <class PhotonIndex>
+CA_HD CA_INLINE Rgb CausticIrradiance(Span<const Photon> photons, PhotonIndex photon_index, int count, float radius,
+                                      Vec3 x, Vec3 n, PhotonFilter filter) {
+    return PhotonIrradiance(photons, photon_index, count, radius, x, n, filter, [](uint32_t) { return true; });
 }
 
 }  // namespace caustica

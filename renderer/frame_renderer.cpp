@@ -5,8 +5,12 @@
 #include "core/timer.h"
 #include "core/worker_thread.h"
 #include "kdtree/triangle/bfs_builder.h"
+#include "photon/global_photon_tracer.h"
 #include "photon/photon_map.h"
 #include "photon/photon_tracer.h"
+#include "photon/progressive_radius.h"
+#include "shaders_cuda/indirect_passes.h"
+#include "shaders_cuda/path_tracer.h"
 
 namespace caustica {
 
@@ -16,6 +20,21 @@ namespace {
 bool ShowsLight(const RenderSettings& settings) {
     return settings.view == ShadeView::Full || settings.view == ShadeView::CausticOnly;
 }
+
+// A frame's projection maps in the backend's memory.
+struct EmissionBuffers {
+    Buffer<LightEmission> lights;
+    Buffer<float> cdf;
+    Buffer<uint32_t> cells;
+
+    explicit EmissionBuffers(const Backend& b) : lights(b), cdf(b), cells(b) {}
+    void Upload(const ProjectionMaps& maps) {
+        lights.Upload(maps.lights);
+        cdf.Upload(maps.light_cdf);
+        cells.Upload(maps.cells);
+    }
+    EmissionView View() const { return {lights.span(), cdf.span(), cells.span()}; }
+};
 
 }  // namespace
 
@@ -47,17 +66,22 @@ struct FrameRenderer::State {
     std::vector<LightSource> frame_lights;  // the frame's, with their shadow rays
     Buffer<LightSource> lights;
     uint32_t shadow_rays_per_end = 0;
-    ProjectionMapBuilder emission_maps;
-    Buffer<LightEmission> emission_lights;
-    Buffer<float> emission_cdf;
-    Buffer<uint32_t> emission_cells;
+    ProjectionMapBuilder emission_maps, global_emission_maps;
+    EmissionBuffers emission, global_emission;
     // Trees, photons and passes.
     BfsSahBuilder geometry_builder;
     SahTree geometry_tree;
     PhotonTracer photon_tracer;
     Buffer<Photon> photons;
     PhotonMap photon_map;
+    // Indirect light: the global photons, the normals of the surfaces they lie on, their map.
+    GlobalPhotonTracer global_tracer;
+    Buffer<Photon> global_photons;
+    Buffer<Vec3> global_normals;
+    PhotonMap global_map;
+    float global_max_radius = 0;
     EyeState eye;
+    IndirectState indirect;
     Buffer<Rgb> sum;
     Buffer<uint32_t> display;
     uint32_t samples = 0;
@@ -69,8 +93,9 @@ struct FrameRenderer::State {
 
     explicit State(const Backend& b)
         : backend(b), triangles(b), shading(b), materials(b), textures(b), texels(b), environment_texels(b), lights(b),
-          emission_lights(b), emission_cdf(b), emission_cells(b), geometry_builder(b), geometry_tree(b),
-          photon_tracer(b), photons(b), photon_map(b), eye(b), sum(b), display(b), eye_backend(b.Background()),
+          emission(b), global_emission(b), geometry_builder(b), geometry_tree(b), photon_tracer(b), photons(b),
+          photon_map(b), global_tracer(b), global_photons(b), global_normals(b), global_map(b), eye(b), indirect(b),
+          sum(b), display(b), eye_backend(b.Background()),
           eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
 
     // The views that show one photon query's value per pixel follow one path per pixel: a sum over a
@@ -135,10 +160,11 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
     for (LightSource& l : s.frame_lights) l.shadow_rays = l.IsArea() ? uint32_t(settings.shadow_samples) : 1u;
     s.lights.Upload(s.frame_lights);
     s.shadow_rays_per_end = ShadowRaysPerEnd(s.frame_lights);
-    const ProjectionMaps& maps = s.emission_maps.Build(frame.lights, frame.specular, frame.bounds);
-    s.emission_lights.Upload(maps.lights);
-    s.emission_cdf.Upload(maps.light_cdf);
-    s.emission_cells.Upload(maps.cells);
+    s.emission.Upload(s.emission_maps.Build(frame.lights, frame.specular, frame.bounds));
+    s.global_max_radius = settings.global_max_radius_fraction * Length(frame.bounds.Extent());
+    if (settings.indirect)
+        s.global_emission.Upload(
+            s.global_emission_maps.Build(frame.lights, {}, frame.bounds, EmissionCoverage::Everywhere));
 
     Stopwatch clock(s.backend);
     s.geometry_builder.Build(s.triangles.span(), s.geometry_tree);
@@ -159,6 +185,20 @@ void FrameRenderer::AddSample() {
     // The passes this sample skips show as 0.
     s.times = PassTimes{s.times.height_fields, s.times.geometry_tree};
     Stopwatch clock(s.backend);  // also: the geometry tree is complete before either chain reads it
+
+    if (s.settings.integrator == Integrator::Path) {
+        RunEyePass(s.backend, scene, s.camera, key, s.eye);
+        s.times.eye = clock.ElapsedMs();
+        clock.Restart();
+        RunPathTracePass(s.backend, scene, s.lights.span(), s.settings.max_bounces, key, s.eye);
+        s.times.shade = clock.ElapsedMs();
+        clock.Restart();
+        ++s.samples;
+        RunCompositePass(s.backend, s.eye, s.sum.span(), s.samples, s.DisplayScale(), DisplayToneMap(s.settings),
+                         s.display.span());
+        s.times.composite = clock.ElapsedMs();
+        return;
+    }
 
     // The eye passes do not need the photons. On the GPU they run beside the photon passes, whose
     // tree levels are short launches that leave most of the GPU idle; each chain times its own
@@ -184,13 +224,23 @@ void FrameRenderer::AddSample() {
     photon_settings.max_bounces = s.settings.max_bounces;
     photon_settings.seed = s.settings.seed;
     photon_settings.sample = sample;
-    const EmissionView emission{s.emission_lights.span(), s.emission_cdf.span(), s.emission_cells.span()};
-    s.photon_tracer.Trace(scene, emission, photon_settings, s.photons);
+    s.photon_tracer.Trace(scene, s.emission.View(), photon_settings, s.photons);
     s.times.photon_trace = clock.ElapsedMs();
 
     clock.Restart();
     s.photon_map.Build(s.photons.span(), s.settings.k, s.settings.knn);
     s.times.photon_tree = clock.ElapsedMs();
+
+    const bool indirect = s.settings.indirect && s.settings.view == ShadeView::Full;
+    if (indirect) {
+        clock.Restart();
+        photon_settings.count = s.settings.global_photons;
+        s.global_tracer.Trace(scene, s.global_emission.View(), photon_settings, s.global_photons, s.global_normals);
+        s.times.global_trace = clock.ElapsedMs();
+        clock.Restart();
+        s.global_map.Build(s.global_photons.span(), s.settings.global_k, s.settings.knn);
+        s.times.global_tree = clock.ElapsedMs();
+    }
 
     if (s.eye_thread) s.eye_thread->Wait();
     if (traversal_cost) {
@@ -206,11 +256,24 @@ void FrameRenderer::AddSample() {
     knn.method = s.settings.knn;
     knn.k = s.settings.k;
     knn.max_radius = s.max_radius;
-    RunCausticPass(s.backend, s.photon_map, s.photons.span(), knn, s.settings.filter, s.eye);
+    const float radius_scale = s.settings.progressive ? ProgressiveRadiusScale(sample, s.settings.alpha) : 1.0f;
+    RunCausticPass(s.backend, s.photon_map, s.photons.span(), knn, s.settings.filter, radius_scale, s.eye);
     RunShadePass(s.backend, s.lights.span(), s.shadow_rays_per_end, key, s.ambient, s.settings.view, s.max_radius,
                  s.eye);
-    RunSumTreePass(s.backend, s.eye);
     s.times.shade = clock.ElapsedMs();
+    if (indirect) {
+        clock.Restart();
+        KnnSettings global_knn = knn;
+        global_knn.k = s.settings.global_k;
+        global_knn.max_radius = s.global_max_radius;
+        RunIndirectEstimatePass(s.backend, s.global_map, s.global_photons.span(), s.global_normals.span(), global_knn,
+                                s.settings.filter, radius_scale, s.eye, s.indirect);
+        RunAddIndirectPass(s.backend, s.eye, s.indirect);
+        s.times.indirect = clock.ElapsedMs();
+    }
+    clock.Restart();
+    RunSumTreePass(s.backend, s.eye);
+    s.times.shade += clock.ElapsedMs();
 
     clock.Restart();
     ++s.samples;
@@ -221,8 +284,12 @@ void FrameRenderer::AddSample() {
 
 uint32_t FrameRenderer::samples() const { return state_->samples; }
 uint32_t FrameRenderer::stored_photons() const { return uint32_t(state_->photons.size()); }
+uint32_t FrameRenderer::stored_global_photons() const {
+    return state_->settings.indirect ? uint32_t(state_->global_photons.size()) : 0u;
+}
 uint32_t FrameRenderer::eye_paths() const { return state_->eye.paths_traced; }
 std::vector<Photon> FrameRenderer::StoredPhotons() const { return state_->photons.Download(); }
+std::vector<Photon> FrameRenderer::StoredGlobalPhotons() const { return state_->global_photons.Download(); }
 const PassTimes& FrameRenderer::times() const { return state_->times; }
 ToneMap FrameRenderer::tone_map() const { return DisplayToneMap(state_->settings); }
 std::vector<uint32_t> FrameRenderer::DisplayPixels() const { return state_->display.Download(); }

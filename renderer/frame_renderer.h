@@ -11,12 +11,15 @@
 #include "core/backend.h"
 #include "core/buffer.h"
 #include "photon/photon.h"
+#include "photon/progressive_radius.h"
 #include "photon/radiance.h"
 #include "renderer/frame_input.h"
 #include "renderer/output/image.h"
 #include "shaders_cuda/eye_passes.h"
 
 namespace caustica {
+
+enum class Integrator : uint8_t { PhotonMapping, Path };
 
 struct RenderSettings {
     uint32_t photons = 200000;  // emitted per sample
@@ -33,7 +36,22 @@ struct RenderSettings {
     KnnMethod knn = KnnMethod::Exact;
     // Caustic queries gather photons within this fraction of the scene's diagonal at most.
     float max_radius_fraction = 0.02f;
+    // Indirect light from the global photon map (shaders_cuda/indirect_passes.h): its photons emitted
+    // per sample, and the photons of each estimate at a visible point, within this fraction of the
+    // scene's diagonal at most (wider than the caustics': indirect light varies slowly, and its
+    // estimate should be smooth).
+    bool indirect = false;
+    uint32_t global_photons = 250000;
+    int global_k = 64;
+    float global_max_radius_fraction = 0.1f;
+    // Progressive photon mapping (photon/progressive_radius.h): both maps' estimates of sample i
+    // gather within the k-th photon's distance times the radius's shrinking after i samples.
+    bool progressive = false;
+    float alpha = kDefaultProgressiveAlpha;
     ShadeView view = ShadeView::Full;
+    // Photon mapping, or the reference path tracer (shaders_cuda/path_tracer.h), which traces no
+    // photons and shows only the image (no debug view).
+    Integrator integrator = Integrator::PhotonMapping;
     // The index of the first sample that AddSample renders: a still's samples shared out between
     // devices or processes keep their random numbers (keyed by the sample's index in the whole).
     uint32_t first_sample = 0;
@@ -51,8 +69,8 @@ Image ImageOfSum(const Image& sum, uint32_t samples, float display_scale);
 // Prepare). On the GPU the eye, bounce and shadow passes run beside photon tracing and the photon
 // tree, so the frame takes less than the sum.
 struct PassTimes {
-    double height_fields = 0, geometry_tree = 0, photon_trace = 0, photon_tree = 0, eye = 0, bounces = 0, shadow = 0,
-           shade = 0, composite = 0;
+    double height_fields = 0, geometry_tree = 0, photon_trace = 0, photon_tree = 0, global_trace = 0, global_tree = 0,
+           eye = 0, bounces = 0, shadow = 0, shade = 0, indirect = 0, composite = 0;
 };
 
 class FrameRenderer {
@@ -69,10 +87,13 @@ public:
 
     uint32_t samples() const;
     uint32_t stored_photons() const;
+    // Photons the last sample stored in the global map (0 without indirect light).
+    uint32_t stored_global_photons() const;
     // Eye paths the last sample traced: the camera rays and every branch of their ray trees.
     uint32_t eye_paths() const;
-    // Host copy of the photons the last sample stored.
+    // Host copy of the photons the last sample stored (the caustic map's, and the global map's).
     std::vector<Photon> StoredPhotons() const;
+    std::vector<Photon> StoredGlobalPhotons() const;
     const PassTimes& times() const;
     // The mean of the samples so far, linear RGB times the exposure.
     Image CurrentImage() const;

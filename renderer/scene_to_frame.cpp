@@ -56,6 +56,7 @@ RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& o, co
 RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& o, bool gpu) {
     CheckRange("--seed", o.seed, 0, 2147483647);
     CheckRange("--photons", o.photons, 0, 100000000);
+    CheckRange("--global-photons", o.global_photons, 0, 100000000);
     CheckRange("--k", o.k, 0, 1024);
     CheckRange("--specular-splits", o.specular_splits, -1, SceneLimits::kMaxSpecularSplits);
     CheckRange("--shadow-samples", o.shadow_samples, 0, SceneLimits::kMaxShadowSamples);
@@ -74,6 +75,14 @@ RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& o, bo
                                        : (gpu ? scene.settings.photons
                                               : std::min(scene.settings.photons, kCpuDefaultPhotons)));
     s.k = o.k > 0 ? o.k : scene.settings.k;
+    s.indirect = o.indirect == "scene" ? scene.settings.indirect : o.indirect == "on";
+    s.global_photons =
+        uint32_t(o.global_photons > 0 ? o.global_photons
+                                      : (gpu ? scene.settings.global_photons
+                                             : std::min(scene.settings.global_photons, kCpuDefaultPhotons)));
+    s.global_k = scene.settings.global_k;
+    s.progressive = o.progressive == "scene" ? scene.settings.progressive : o.progressive == "on";
+    s.alpha = scene.settings.alpha;
     s.max_bounces = scene.settings.max_bounces;
     s.specular_splits = o.specular_splits >= 0 ? o.specular_splits : scene.settings.specular_splits;
     s.shadow_samples = o.shadow_samples > 0 ? o.shadow_samples : scene.settings.shadow_samples;
@@ -93,6 +102,9 @@ RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& o, bo
              : o.view == "knn-radius"     ? ShadeView::KnnRadius
              : o.view == "traversal-cost" ? ShadeView::TraversalCost
                                           : ShadeView::Full;
+    s.integrator = o.integrator == "path" ? Integrator::Path : Integrator::PhotonMapping;
+    if (s.integrator == Integrator::Path && s.view != ShadeView::Full)
+        throw InputError(Concat("--view ", o.view, ": the path tracer shows the image alone (--view image)"));
     return s;
 }
 

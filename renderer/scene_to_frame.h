@@ -25,6 +25,9 @@ struct RenderOptions {
     int k = 0;        // 0: the scene's setting
     int specular_splits = -1;  // -1: the scene's setting
     int shadow_samples = 0;    // 0: the scene's setting
+    std::string indirect = "scene";  // indirect light: "on", "off", or the scene's setting
+    int global_photons = 0;    // 0: the scene's setting (capped on the CPU)
+    std::string progressive = "scene";  // progressive radii: "on", "off", or the scene's setting
     int width = 0, height = 0;  // 0: the scene camera's resolution
     double exposure = 1.0;
     std::string tonemap;  // "": the scene's settings.tonemap; else none, filmic or agx
@@ -32,6 +35,7 @@ struct RenderOptions {
     std::string knn = "exact";
     int max_samples = 1024;  // the viewer stops accumulating here
     std::string view = "image";
+    std::string integrator = "photon";  // "photon" (photon mapping) or "path" (the reference path tracer)
 };
 
 // Photons per sample on the CPU backend unless --photons asks for more: two CPU cores trace far

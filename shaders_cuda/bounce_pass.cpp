@@ -57,20 +57,6 @@ struct ClassifyHitsPass {
         ++n;
     }
 
-    // The area light the ray meets first, before the surface it hit, or -1.
-    CA_HD int VisibleLight(const Ray& ray, float hit_t) const {
-        int seen = -1;
-        for (size_t l = 0; l < lights.size(); ++l) {
-            if (!lights[l].IsArea()) continue;
-            const float t = HitAreaLight(lights[l], ray, hit_t);
-            if (t > 0.0f) {
-                hit_t = t;
-                seen = int(l);
-            }
-        }
-        return seen;
-    }
-
     CA_HD void operator()(int i) const {
         const EyePath path = paths[i];
         const Ray ray = path.ray();
@@ -79,7 +65,7 @@ struct ClassifyHitsPass {
         radiance[path.node] = Rgb(0.0f);
         counts[i] = 0;
         if (tree.emitted) {
-            const int light = VisibleLight(ray, hit.t);
+            const int light = FirstAreaLightHit(lights, ray, hit.t);
             if (light >= 0) {
                 if (bounce == 0) first_hit[i] = FirstHit::Light;
                 radiance[path.node] = path.weight * lights[light].Radiance();

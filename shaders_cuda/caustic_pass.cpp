@@ -18,6 +18,7 @@ struct FilterPhotons {
     Span<const DiffusePoint> diffuse;
     Span<const uint32_t> end_node;
     PhotonFilter filter;
+    float radius_scale;
     Span<Rgb> caustic;
     Span<float> radius;
     Span<float> nearest2;
@@ -25,7 +26,7 @@ struct FilterPhotons {
         const DiffusePoint& d = diffuse[end_node[i]];
         caustic[i] = CausticIrradiance(
             photons, [neighbours](int j) { return neighbours.indices[uint32_t(j) * neighbours.stride]; },
-            int(o.count), o.radius, d.position, d.normal, filter);
+            int(o.count), o.radius * radius_scale, d.position, d.normal, filter);
         float nearest = INFINITY;
         for (uint32_t j = 0; j < o.count; ++j) nearest = Min(nearest, neighbours.dist2[j * neighbours.stride]);
         radius[i] = o.radius;
@@ -36,7 +37,7 @@ struct FilterPhotons {
 }  // namespace
 
 void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, Span<const Photon> photons,
-                    const KnnSettings& knn, PhotonFilter filter, EyeState& state) {
+                    const KnnSettings& knn, PhotonFilter filter, float radius_scale, EyeState& state) {
     const uint32_t n = state.end_count;
     state.caustic_queries.Resize(n, false);
     state.caustic.Resize(n, false);
@@ -46,7 +47,8 @@ void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, Span<co
     state.caustic_nearest2.Resize(n, false);
     KnnForEach(backend, photon_map.Tree(), photon_map.Radii(), Span<const Vec3>(state.caustic_queries.span()), knn,
                state.knn,
-               FilterPhotons{photons, state.diffuse.span(), state.end_node.span(), filter, state.caustic.span(),
+               FilterPhotons{photons, state.diffuse.span(), state.end_node.span(), filter, radius_scale,
+                             state.caustic.span(),
                              state.caustic_radius.span(), state.caustic_nearest2.span()});
 }
 

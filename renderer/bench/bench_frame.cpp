@@ -103,7 +103,8 @@ int BenchFrameMain(const std::vector<std::string>& args) {
     // Each frame: the scene at the frame's time (animated scenes move), uploaded, both trees
     // rebuilt, one sample rendered. 'animate' is the host's evaluation and the device's height
     // fields.
-    std::vector<double> total, animate, geometry, photon_trace, photon_tree, eye, bounces, shadow, shade, composite;
+    std::vector<double> total, animate, geometry, photon_trace, photon_tree, global_trace, global_tree, eye, bounces,
+        shadow, shade, indirect, composite;
     ResetPeakDeviceBytes();
     int width = 0, height = 0;
     SceneFrames scene_frames(scene, MakeImageSize(options));
@@ -125,10 +126,13 @@ int BenchFrameMain(const std::vector<std::string>& args) {
         geometry.push_back(t.geometry_tree);
         photon_trace.push_back(t.photon_trace);
         photon_tree.push_back(t.photon_tree);
+        global_trace.push_back(t.global_trace);
+        global_tree.push_back(t.global_tree);
         eye.push_back(t.eye);
         bounces.push_back(t.bounces);
         shadow.push_back(t.shadow);
         shade.push_back(t.shade);
+        indirect.push_back(t.indirect);
         composite.push_back(t.composite);
     }
     struct Row {
@@ -137,21 +141,27 @@ int BenchFrameMain(const std::vector<std::string>& args) {
     };
     const Row rows[] = {{"animate", Summarize(animate)},       {"geometry_tree", Summarize(geometry)},
                         {"photon_trace", Summarize(photon_trace)}, {"photon_tree", Summarize(photon_tree)},
+                        {"global_trace", Summarize(global_trace)}, {"global_tree", Summarize(global_tree)},
                         {"eye", Summarize(eye)},               {"bounces", Summarize(bounces)},
                         {"shadow", Summarize(shadow)},         {"shade", Summarize(shade)},
-                        {"composite", Summarize(composite)},   {"total", Summarize(total)}};
-    const double fps = 1000.0 / rows[9].t.median;
+                        {"indirect", Summarize(indirect)},     {"composite", Summarize(composite)},
+                        {"total", Summarize(total)}};
+    const Timing& total_time = rows[std::size(rows) - 1].t;
+    const double fps = 1000.0 / total_time.median;
     std::printf("bench frame: %s on %s, %dx%d, %u photons emitted (%u stored), k = %d, %s KNN, specular splits %d "
                 "(%.2f eye paths a pixel), shadow samples %d, %d frames\n",
                 scene.path.c_str(), backend.Describe().c_str(), width, height, settings.photons,
                 renderer.stored_photons(), settings.k, KnnMethodName(settings.knn), settings.specular_splits,
                 double(renderer.eye_paths()) / (double(width) * height), settings.shadow_samples, frames);
+    if (settings.indirect)
+        std::printf("indirect light: %u global photons emitted (%u stored), k = %d\n", settings.global_photons,
+                    renderer.stored_global_photons(), settings.global_k);
     std::printf("%-14s %10s %10s %10s\n", "pass", "median ms", "min ms", "max ms");
     for (const Row& r : rows) std::printf("%-14s %10.3f %10.3f %10.3f\n", r.name, r.t.median, r.t.min, r.t.max);
     std::printf("%-14s %10.1f\n", "fps", fps);
     std::printf("SUMMARY bench frame %s %s %dx%d photons=%u k=%d knn=%s: %.1f fps (median frame %.2f ms)\n",
                 scene.path.c_str(), backend.Name(), width, height, settings.photons, settings.k,
-                KnnMethodName(settings.knn), fps, rows[9].t.median);
+                KnnMethodName(settings.knn), fps, total_time.median);
 
     if (json_file) {
         JsonWriter json;
@@ -159,6 +169,7 @@ int BenchFrameMain(const std::vector<std::string>& args) {
         WriteBenchHeader(json, backend);
         WriteFrameSettings(json, scene.path, width, height, settings);
         json.Key("stored_photons").Integer(renderer.stored_photons());
+        json.Key("stored_global_photons").Integer(renderer.stored_global_photons());
         json.Key("eye_paths").Integer(renderer.eye_paths());
         json.Key("frames").Integer(frames);
         json.Key("passes_ms").BeginObject();

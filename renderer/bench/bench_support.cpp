@@ -58,6 +58,8 @@ void WriteFrameSettings(JsonWriter& json, const std::string& scene, int width, i
     json.Key("k").Integer(settings.k).Key("knn").String(KnnMethodName(settings.knn));
     json.Key("specular_splits").Integer(settings.specular_splits);
     json.Key("shadow_samples").Integer(settings.shadow_samples);
+    json.Key("indirect").Bool(settings.indirect);
+    json.Key("global_photons").Integer(settings.global_photons).Key("global_k").Integer(settings.global_k);
 }
 
 }  // namespace caustica

@@ -156,8 +156,11 @@ int RenderMain(const Args& args) {
                          .c_str(),
                      last_animated, scene.settings.frame_rate,
                      last_animated == 0 ? "; nothing in the scene moves" : "");
-    std::fprintf(stderr, "rendering %s of %s on %s: %u photons, k = %d, %s\n", Plural(to_render.size(), "frame").c_str(),
-                 scene.path.c_str(), DescribeDevices(devices).c_str(), settings.photons, settings.k,
+    std::fprintf(stderr, "rendering %s of %s on %s: %u photons, k = %d, %s, %s\n",
+                 Plural(to_render.size(), "frame").c_str(), scene.path.c_str(), DescribeDevices(devices).c_str(),
+                 settings.photons, settings.k,
+                 settings.indirect ? Concat("indirect light from ", settings.global_photons, " global photons").c_str()
+                                   : "no indirect light",
                  sample_range ? Concat("samples ", span.first, " to ", span.first + span.count - 1, " of ", samples).c_str()
                               : Concat(samples, " samples per pixel").c_str());
 

@@ -10,6 +10,19 @@ void AddRenderOptions(ArgParser& parser, RenderOptions* o) {
                   "photons emitted per sample (0: the scene's setting; on the CPU at most 100000 unless given)",
                   &o->photons);
     parser.Option("--k", "K", "photons per caustic radiance estimate (0: the scene's setting)", &o->k);
+    parser.Choice("--indirect", {"scene", "on", "off"},
+                  "indirect light from the global photon map: on, off, or the scene's setting (on unless the scene "
+                  "gives an ambient term)",
+                  &o->indirect);
+    parser.Option("--global-photons", "N",
+                  "global photons emitted per sample, for indirect light (0: the scene's setting; on the CPU at most "
+                  "100000 unless given)",
+                  &o->global_photons);
+    parser.Choice("--progressive", {"scene", "on", "off"},
+                  "progressive photon mapping (the estimates' radii shrink from sample to sample, so a still "
+                  "converges): on, off (every sample gathers k photons afresh), or the scene's setting (on unless "
+                  "the scene gives an ambient term)",
+                  &o->progressive);
     parser.Option("--specular-splits", "N",
                   "bounces at which eye rays follow both the reflection and the refraction at glass; later ones "
                   "choose one at random (-1: the scene's setting; 0: one random path per pixel)",
@@ -35,6 +48,11 @@ void AddRenderOptions(ArgParser& parser, RenderOptions* o) {
                   "how the caustic gather finds its k photons: a bounded priority queue (exact), or Zhou et al. "
                   "2008's histograms from node-radius estimates (histogram); both give the same photons",
                   &o->knn);
+    parser.Choice("--integrator", {"photon", "path"},
+                  "photon: photon mapping (caustics and indirect light from photon maps); path: a plain path tracer "
+                  "over the same scene, for reference images (slow to converge; it cannot reach the caustics of "
+                  "point, spot and directional lights)",
+                  &o->integrator);
     parser.Choice("--view", {"image", "photons", "caustics", "knn-radius", "traversal-cost"},
                   "what to show: the image, or a debug view (the photons, the caustic radiance alone, the KNN "
                   "radius or the eye rays' traversal cost as heat maps)",

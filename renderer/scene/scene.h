@@ -214,9 +214,22 @@ struct Object {
 };
 
 struct Settings {
+    // The ambient term of a scene that turns indirect light off and gives no ambient of its own.
+    static constexpr float kAmbientWithoutIndirect = 0.02f;
+
     int photons = 1000000;  // per frame on the GPU; the CPU uses at most 100,000 unless asked
     int k = 50;
-    Rgb ambient{0.02f, 0.02f, 0.02f};
+    Rgb ambient{0.0f, 0.0f, 0.0f};
+    // Indirect light from the global photon map: on unless the file gives an ambient term (which
+    // stood for it before) or says indirect: false.
+    bool indirect = true;
+    int global_photons = 250000;  // per sample on the GPU; the CPU uses at most 100,000 unless asked
+    int global_k = 64;            // global photons per indirect estimate
+    // Progressive photon mapping: the estimates' radii shrink from sample to sample, as
+    // r_{i+1}^2 = r_i^2 (i + alpha) / (i + 1); on, like indirect light, unless the file gives an
+    // ambient term or says progressive: false.
+    bool progressive = true;
+    float alpha = 2.0f / 3.0f;
     int max_bounces = 8;
     int specular_splits = 3;  // bounces at which eye rays follow both branches at glass
     int shadow_samples = 4;   // shadow rays per diffuse point and area light in a sample

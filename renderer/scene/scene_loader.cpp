@@ -284,12 +284,21 @@ void Loader::ReadCamera(const YAML::Node& node) {
 }
 
 void Loader::ReadSettings(const YAML::Node& node) {
-    const MapReader map(r_, node, "settings", {"photons", "k", "ambient", "max_bounces", "specular_splits",
-                                                     "shadow_samples", "frame_rate", "duration", "tonemap"});
+    const MapReader map(r_, node, "settings",
+                        {"photons", "k", "ambient", "indirect", "global_photons", "global_k", "progressive", "alpha",
+                         "max_bounces", "specular_splits", "shadow_samples", "frame_rate", "duration", "tonemap"});
     Settings& s = scene_.settings;
     s.photons = map.Integer("photons", s.photons, 0, SceneLimits::kMaxPhotons);
     s.k = map.Integer("k", s.k, 1, SceneLimits::kMaxK);
-    s.ambient = map.Color("ambient", s.ambient, 1);
+    // An ambient term stood for indirect light before there was any: a scene that gives one keeps
+    // its look (no indirect light, fixed-k estimates) unless it asks for the new ones.
+    const bool ambient_given = map.Has("ambient");
+    s.indirect = map.Boolean("indirect", !ambient_given);
+    s.progressive = map.Boolean("progressive", !ambient_given);
+    s.alpha = float(map.Number("alpha", s.alpha, 0.01, 1.0));
+    s.ambient = map.Color("ambient", Rgb(s.indirect ? 0.0f : Settings::kAmbientWithoutIndirect), 1);
+    s.global_photons = map.Integer("global_photons", s.global_photons, 0, SceneLimits::kMaxPhotons);
+    s.global_k = map.Integer("global_k", s.global_k, 1, SceneLimits::kMaxK);
     s.max_bounces = map.Integer("max_bounces", s.max_bounces, 0, SceneLimits::kMaxBounces);
     s.specular_splits = map.Integer("specular_splits", s.specular_splits, 0, SceneLimits::kMaxSpecularSplits);
     s.shadow_samples = map.Integer("shadow_samples", s.shadow_samples, 1, SceneLimits::kMaxShadowSamples);

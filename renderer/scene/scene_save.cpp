@@ -94,6 +94,11 @@ private:
         Put("photons", s.photons);
         Put("k", s.k);
         Put("ambient", s.ambient);
+        Put("indirect", s.indirect);
+        Put("global_photons", s.global_photons);
+        Put("global_k", s.global_k);
+        Put("progressive", s.progressive);
+        Put("alpha", s.alpha);
         Put("max_bounces", s.max_bounces);
         Put("specular_splits", s.specular_splits);
         Put("shadow_samples", s.shadow_samples);

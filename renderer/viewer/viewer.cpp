@@ -206,8 +206,10 @@ void Interface::Panel(double fps) {
         const PassTimes& t = renderer_.times();
         ImGui::Text(
             "geometry tree %6.2f\nphoton trace  %6.2f\nphoton tree   %6.2f\neye           %6.2f\n"
-            "bounces       %6.2f\nshadow        %6.2f\nshade         %6.2f",
-            t.geometry_tree, t.photon_trace, t.photon_tree, t.eye, t.bounces, t.shadow, t.shade);
+            "bounces       %6.2f\nshadow        %6.2f\nshade         %6.2f\nglobal trace  %6.2f\n"
+            "global tree   %6.2f\nindirect      %6.2f",
+            t.geometry_tree, t.photon_trace, t.photon_tree, t.eye, t.bounces, t.shadow, t.shade, t.global_trace,
+            t.global_tree, t.indirect);
     }
     int view = 0;
     while (kViews[view] != state_.settings().view) ++view;

@@ -21,10 +21,17 @@
 namespace caustica {
 namespace {
 
-std::unique_ptr<FrameRenderer> RenderOnce(const Backend& backend, const Scene& scene, int specular_splits = -1) {
+RenderOptions Options(int specular_splits = -1, const char* indirect = "scene") {
     RenderOptions options = testing::SmallFrame(200000, 200, 150);
     options.specular_splits = specular_splits;
-    return testing::RenderStill(backend, scene, options, 1);
+    options.global_photons = 100000;  // the same on both backends (the CPU's default is capped)
+    options.indirect = indirect;
+    return options;
+}
+
+std::unique_ptr<FrameRenderer> RenderOnce(const Backend& backend, const Scene& scene, int specular_splits = -1,
+                                          const char* indirect = "scene") {
+    return testing::RenderStill(backend, scene, Options(specular_splits, indirect), 1);
 }
 
 Scene Shipped(const std::string& file) { return LoadScene(std::string(CAUSTICA_SOURCE_DIR) + "/scenes/" + file); }
@@ -42,6 +49,34 @@ TEST_P(FrameGpu, AgreesWithTheCpu) {
     CA_REQUIRE_GPU(gpu);
     const Scene scene = Shipped(GetParam());
     ExpectSameFrame(*RenderOnce(Backend::Cpu(), scene), *RenderOnce(gpu, scene));
+}
+
+// With indirect light on every shipped scene: the global photons, their tree and the estimate too.
+TEST_P(FrameGpu, IndirectLightAgreesWithTheCpu) {
+    CA_REQUIRE_GPU(gpu);
+    const Scene scene = Shipped(GetParam());
+    const auto cpu = RenderOnce(Backend::Cpu(), scene, -1, "on"), on_gpu = RenderOnce(gpu, scene, -1, "on");
+    ExpectSameFrame(*cpu, *on_gpu);
+    // A photon that grazes an edge may go another way on the other backend, and its later bounces with it.
+    EXPECT_NEAR(double(on_gpu->stored_global_photons()), double(cpu->stored_global_photons()),
+                1e-3 * cpu->stored_global_photons());
+}
+
+// Progressive radii over a few samples (the first sample's radius is the KNN's on both backends) and
+// the reference path tracer: the same functors on the GPU.
+TEST(FrameGpuPaths, ProgressiveSamplesAndThePathTracerAgreeWithTheCpu) {
+    CA_REQUIRE_GPU(gpu);
+    for (const char* file : {"cornell-glass.yaml", "sky.yaml"}) {
+        const Scene scene = Shipped(file);
+        RenderOptions options = Options(-1, "on");
+        options.progressive = "on";
+        ExpectSameFrame(*testing::RenderStill(Backend::Cpu(), scene, options, 4),
+                        *testing::RenderStill(gpu, scene, options, 4));
+        options.integrator = "path";
+        EXPECT_TRUE(testing::CloseImages(testing::RenderStill(Backend::Cpu(), scene, options, 4)->CurrentImage(),
+                                         testing::RenderStill(gpu, scene, options, 4)->CurrentImage()))
+            << file;
+    }
 }
 
 // One random path a pixel (specular_splits 0), as before the ray trees.
@@ -90,7 +125,19 @@ TEST(FrameGpuPaths, WarmFramesAllocateNothing) {
     const auto renderer = RenderOnce(gpu, scene);
     for (int s = 0; s < 3; ++s) renderer->AddSample();
     const size_t bytes = DeviceMemoryCounters().current_device_bytes;
-    PrepareFrame(*renderer, scene, testing::SmallFrame(200000, 200, 150), gpu, 0.0);
+    PrepareFrame(*renderer, scene, Options(), gpu, 0.0);
+    for (int s = 0; s < 4; ++s) renderer->AddSample();
+    EXPECT_EQ(DeviceMemoryCounters().current_device_bytes, bytes);
+}
+
+// The same with indirect light: the global photons and their tree are reused too.
+TEST(FrameGpuPaths, WarmFramesWithIndirectLightAllocateNothing) {
+    CA_REQUIRE_GPU(gpu);
+    const Scene scene = Shipped("cornell-glass.yaml");
+    const auto renderer = RenderOnce(gpu, scene, -1, "on");
+    for (int s = 0; s < 3; ++s) renderer->AddSample();
+    const size_t bytes = DeviceMemoryCounters().current_device_bytes;
+    PrepareFrame(*renderer, scene, Options(-1, "on"), gpu, 0.0);
     for (int s = 0; s < 4; ++s) renderer->AddSample();
     EXPECT_EQ(DeviceMemoryCounters().current_device_bytes, bytes);
 }

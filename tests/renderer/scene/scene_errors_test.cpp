@@ -136,6 +136,12 @@ TEST(SceneErrors, NumbersAreChecked) {
     EXPECT_SCENE_ERROR("settings: {photons: -5}\n", "bad.yaml:1:21", "expected settings photons in [0, 100000000], got -5");
     EXPECT_SCENE_ERROR("settings: {photons: 1.5}\n", "bad.yaml:1:21", "expected a whole number");
     EXPECT_SCENE_ERROR("settings: {k: 99999999999999999999}\n", "bad.yaml:1:15", "expected settings k in [1, 1024]");
+    EXPECT_SCENE_ERROR("settings: {global_photons: -1}\n", "bad.yaml:1:28",
+                       "expected settings global_photons in [0, 100000000], got -1");
+    EXPECT_SCENE_ERROR("settings: {global_k: 0}\n", "bad.yaml:1:22", "expected settings global_k in [1, 1024], got 0");
+    EXPECT_SCENE_ERROR("settings: {indirect: sometimes}\n", "bad.yaml:1:22", "indirect");
+    EXPECT_SCENE_ERROR("settings: {alpha: 0}\n", "bad.yaml:1:19", "expected settings alpha in [0.01, 1], got 0");
+    EXPECT_SCENE_ERROR("settings: {progressive: 2}\n", "bad.yaml:1:25", "progressive");
     EXPECT_SCENE_ERROR("camera: {resolution: [100000, 10]}\n", "bad.yaml:1:23", "resolution");
     EXPECT_SCENE_ERROR("camera: {resolution: [640]}\n", "bad.yaml:1:22", "expected a list of 2 numbers");
     EXPECT_SCENE_ERROR("materials:\n  m: {type: diffuse, color: [1, 2, 0]}\n", "bad.yaml:2:33", "in [0, 1]");

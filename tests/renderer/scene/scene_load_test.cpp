@@ -91,6 +91,32 @@ TEST(SceneLoad, DefaultsWhenSectionsAreMissing) {
     for (int m : frame.triangle_material) EXPECT_EQ(m, scene.default_material);
 }
 
+// Indirect light is on unless the file gives an ambient term (which stood for it before) or turns it
+// off; a file that turns it off without an ambient term keeps the old default ambient.
+TEST(SceneLoad, IndirectLightSettings) {
+    const Scene plain = LoadSceneFromString("settings: {photons: 5}\n", "a.yaml");
+    EXPECT_TRUE(plain.settings.indirect);
+    EXPECT_EQ(plain.settings.ambient, Rgb(0.0f));
+    EXPECT_EQ(plain.settings.global_photons, 250000);
+    EXPECT_EQ(plain.settings.global_k, 64);
+    EXPECT_TRUE(LoadSceneFromString("objects: []\n", "a.yaml").settings.indirect);
+
+    const Scene ambient = LoadSceneFromString("settings: {ambient: [0.1, 0.2, 0.3]}\n", "a.yaml");
+    EXPECT_FALSE(ambient.settings.indirect);
+    EXPECT_EQ(ambient.settings.ambient, Rgb(0.1f, 0.2f, 0.3f));
+
+    const Scene off = LoadSceneFromString("settings: {indirect: false}\n", "a.yaml");
+    EXPECT_FALSE(off.settings.indirect);
+    EXPECT_EQ(off.settings.ambient, Rgb(Settings::kAmbientWithoutIndirect));
+
+    const Scene both = LoadSceneFromString(
+        "settings: {ambient: [0.1, 0.1, 0.1], indirect: true, global_photons: 1000, global_k: 20}\n", "a.yaml");
+    EXPECT_TRUE(both.settings.indirect);
+    EXPECT_EQ(both.settings.ambient, Rgb(0.1f));
+    EXPECT_EQ(both.settings.global_photons, 1000);
+    EXPECT_EQ(both.settings.global_k, 20);
+}
+
 TEST(SceneLoad, MissingTextureWarnsAndKeepsColour) {
     TempDir dir;
     const std::string path = dir.File("s.yaml",

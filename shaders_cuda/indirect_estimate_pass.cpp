@@ -1,0 +1,39 @@
+#include "core/parallel_for.h"
+#include "kdtree/point/knn_for_each.h"
+#include "shaders_cuda/indirect_passes.h"
+
+namespace caustica {
+namespace {
+
+// The filter of each end's global photons, run where the KNN leaves them.
+struct FilterGlobalPhotons {
+    Span<const Photon> photons;
+    Span<const Vec3> normals;
+    Span<const DiffusePoint> diffuse;
+    Span<const uint32_t> end_node;
+    PhotonFilter filter;
+    float radius_scale;
+    Span<Rgb> irradiance;
+    CA_HD void operator()(uint32_t i, KnnSlot neighbours, KnnOutcome o) const {
+        const DiffusePoint& d = diffuse[end_node[i]];
+        const Span<const Vec3> photon_normals = normals;
+        irradiance[i] = PhotonIrradiance(
+            photons, [neighbours](int j) { return neighbours.indices[uint32_t(j) * neighbours.stride]; },
+            int(o.count), o.radius * radius_scale, d.position, d.normal, filter,
+            [photon_normals, d](uint32_t p) { return Dot(photon_normals[p], d.normal) > kSameSurfaceCos; });
+    }
+};
+
+}  // namespace
+
+void RunIndirectEstimatePass(const Backend& backend, const PhotonMap& global_map, Span<const Photon> photons,
+                             Span<const Vec3> normals, const KnnSettings& knn, PhotonFilter filter,
+                             float radius_scale, const EyeState& eye, IndirectState& state) {
+    const uint32_t n = eye.end_count;
+    state.irradiance.Resize(n, false);
+    KnnForEach(backend, global_map.Tree(), global_map.Radii(), eye.caustic_queries.span().first(n), knn, state.knn,
+               FilterGlobalPhotons{photons, normals, eye.diffuse.span(), eye.end_node.span(), filter, radius_scale,
+                                   state.irradiance.span()});
+}
+
+}  // namespace caustica
