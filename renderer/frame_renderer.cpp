@@ -1,5 +1,7 @@
 #include "renderer/frame_renderer.h"
 
+#include <algorithm>
+
 #include "core/timer.h"
 #include "core/worker_thread.h"
 #include "kdtree/triangle/bfs_builder.h"
@@ -26,6 +28,8 @@ struct FrameRenderer::State {
     Buffer<uint32_t> texels;
     EnvironmentView environment;
     Buffer<Rgb> environment_texels;
+    Buffer<Rgb> spectrum;  // SpectralRgbTable(), once a material disperses
+    bool dispersive = false;  // some material disperses
     std::vector<LightSource> frame_lights;  // the frame's, with their shadow rays
     Buffer<LightSource> lights;
     uint32_t shadow_rays_per_end = 0;
@@ -50,7 +54,7 @@ struct FrameRenderer::State {
     std::unique_ptr<WorkerThread> eye_thread;  // last: it finishes its task before the rest goes
 
     explicit State(const Backend& b)
-        : backend(b), triangles(b), shading(b), materials(b), textures(b), texels(b), environment_texels(b), lights(b),
+        : backend(b), triangles(b), shading(b), materials(b), textures(b), texels(b), environment_texels(b), spectrum(b), lights(b),
           emission_lights(b), emission_cdf(b), emission_cells(b), geometry_builder(b), geometry_tree(b),
           photon_tracer(b), photons(b), photon_map(b), eye(b), sum(b), display(b), eye_backend(b.Background()),
           eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
@@ -59,7 +63,8 @@ struct FrameRenderer::State {
     // ray tree would blend their colours.
     EyeTreeSettings EyeTree() const {
         const bool one_path = settings.view == ShadeView::Photons || settings.view == ShadeView::KnnRadius;
-        return {settings.max_bounces, one_path ? 0 : settings.specular_splits, settings.view == ShadeView::Full};
+        return {settings.max_bounces, one_path ? 0 : settings.specular_splits, settings.view == ShadeView::Full,
+                dispersive};
     }
 
     float DisplayScale() const { return caustica::DisplayScale(settings); }
@@ -68,7 +73,7 @@ struct FrameRenderer::State {
         EnvironmentView sky = environment;
         sky.texels = environment_texels.span();
         return {triangles.span(), shading.span(), materials.span(), textures.span(), texels.span(),
-                geometry_tree.View(), sky};
+                geometry_tree.View(), sky, SpectrumView{spectrum.span()}};
     }
 };
 
@@ -82,6 +87,9 @@ void FrameRenderer::SetMaterials(const SceneMaterials& materials) {
     s.texels.Upload(materials.texels);
     s.environment = materials.environment;
     s.environment_texels.Upload(materials.environment_texels);
+    s.dispersive = std::any_of(materials.materials.begin(), materials.materials.end(),
+                               [](const SurfaceMaterial& m) { return m.Dispersive(); });
+    if (s.dispersive && s.spectrum.size() == 0) s.spectrum.Upload(SpectralRgbTable());
 }
 
 void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& settings) {

@@ -32,7 +32,7 @@ struct ClassifyHitsPass {
     int bounce;
     Span<const EyePath> paths;
     Span<const Hit> hits;
-    Span<EyePath> children;        // two places a path
+    Span<EyePath> children;        // tree.ChildSlots() places a path
     Span<DiffusePoint> end_points;
     Span<uint64_t> counts;         // children, and 1 << 32 for a diffuse end
     Span<Rgb> radiance;            // the tree's entries of this bounce
@@ -42,16 +42,46 @@ struct ClassifyHitsPass {
     // with probability weight / kBranchCutoff, carrying kBranchCutoff (Russian roulette keeps the
     // sum unbiased while the tree stays small).
     CA_HD void AddChild(const EyePath& path, const SurfacePoint& s, Vec3 direction, Rgb weight, uint32_t id,
-                        bool roulette, Rng& rng, int i, uint32_t& n) const {
+                        float wavelength, bool roulette, Rng& rng, int i, uint32_t& n) const {
         const float heaviest = MaxComponent(weight);
         if (!(heaviest > 0.0f)) return;
         if (roulette && heaviest < kBranchCutoff) {
             if (rng.NextFloat() * kBranchCutoff >= heaviest) return;
             weight *= kBranchCutoff / heaviest;
         }
-        children[2 * size_t(i) + n] = {Ray(OffsetOrigin(s.position, s.geometric_normal, direction), direction), weight,
-                                       path.pixel, id};
+        children[tree.ChildSlots() * size_t(i) + n] = {
+            Ray(OffsetOrigin(s.position, s.geometric_normal, direction), direction), weight, path.pixel, id,
+            wavelength};
         ++n;
+    }
+
+    // A path of all wavelengths meets dispersive glass: it goes on as kHeroWavelengths paths of one
+    // wavelength each, the hero (from u) and its rotations, each with its share of the light, so a
+    // sample's colour covers the spectrum (hero-wavelength sampling, Wilkie et al. 2014: the rotated
+    // wavelengths cannot follow the hero's refraction, so each is traced as its own path). Where the
+    // bounce splits, the reflection, which bends no wavelength differently, stays one path with the
+    // sum of their Fresnel shares.
+    CA_HD void SplitWavelengths(const EyePath& path, const SurfacePoint& s, float segment_length, bool split,
+                                Rng& rng, int i, uint32_t& n) const {
+        const float u = rng.NextFloat();
+        Rgb reflected_weight(0.0f);
+        Vec3 reflected = s.shading_normal;
+        for (int j = 0; j < kHeroWavelengths; ++j) {
+            const float wavelength = HeroWavelength(u, j, kHeroWavelengths);
+            const SpecularBranches b = SplitSpecular(s, path.ray.direction, segment_length, wavelength);
+            const Rgb share =
+                path.weight * b.weight * scene.spectrum.SampledWeight(wavelength) * (1.0f / kHeroWavelengths);
+            reflected = b.reflected;
+            if (split) {
+                reflected_weight += share * b.reflectance;
+                AddChild(path, s, b.refracted, share * (1.0f - b.reflectance), 2 * path.id + 2, wavelength, true, rng,
+                         i, n);
+            } else {
+                const Vec3 direction = rng.NextFloat() < b.reflectance ? b.reflected : b.refracted;
+                AddChild(path, s, direction, share, path.id, wavelength, false, rng, i, n);
+            }
+        }
+        if (split) AddChild(path, s, reflected, reflected_weight, 2 * path.id + 1, 0.0f, true, rng, i, n);
     }
 
     // The area light the ray meets first, before the surface it hit, or -1.
@@ -66,6 +96,13 @@ struct ClassifyHitsPass {
             }
         }
         return seen;
+    }
+
+    // The item key of a path's random numbers: its pixel and id, and its wavelength (none: 0), so that
+    // the paths of one wavelength split draw their own.
+    CA_HD uint64_t PathKey(const EyePath& path) const {
+        return (uint64_t(order.Linear(path.pixel)) | uint64_t(path.id) << 32) ^
+               uint64_t(uint32_t(path.wavelength * 1024.0f)) << 40;
     }
 
     CA_HD void operator()(int i) const {
@@ -94,19 +131,24 @@ struct ClassifyHitsPass {
             return;
         }
         if (bounce == tree.max_bounces) return;
-        const SpecularBranches b = SplitSpecular(s, path.ray.direction, hit.t);
-        Rng rng(key.seed, key.sample, kBouncePass + uint32_t(bounce),
-                uint64_t(order.Linear(path.pixel)) | uint64_t(path.id) << 32);
+        Rng rng(key.seed, key.sample, kBouncePass + uint32_t(bounce), PathKey(path));
         uint32_t n = 0;
+        if (path.wavelength == 0.0f && s.material->Dispersive()) {
+            SplitWavelengths(path, s, hit.t, bounce < tree.specular_splits, rng, i, n);
+            counts[i] = n;
+            return;
+        }
+        const SpecularBranches b = SplitSpecular(s, path.ray.direction, hit.t, path.wavelength);
         const Rgb weight = path.weight * b.weight;
         if (bounce < tree.specular_splits && b.reflectance < 1.0f) {
             // Whitted: both branches, each with its Fresnel share.
-            AddChild(path, s, b.reflected, weight * b.reflectance, 2 * path.id + 1, true, rng, i, n);
-            AddChild(path, s, b.refracted, weight * (1.0f - b.reflectance), 2 * path.id + 2, true, rng, i, n);
+            AddChild(path, s, b.reflected, weight * b.reflectance, 2 * path.id + 1, path.wavelength, true, rng, i, n);
+            AddChild(path, s, b.refracted, weight * (1.0f - b.reflectance), 2 * path.id + 2, path.wavelength, true, rng,
+                     i, n);
         } else {
             // One branch, chosen with the Fresnel probability: the weight needs no Fresnel factor.
             const Vec3 direction = rng.NextFloat() < b.reflectance ? b.reflected : b.refracted;
-            AddChild(path, s, direction, weight, path.id, false, rng, i, n);
+            AddChild(path, s, direction, weight, path.id, path.wavelength, false, rng, i, n);
         }
         counts[i] = n;
     }
@@ -116,6 +158,7 @@ struct ClassifyHitsPass {
 struct PlacePathsPass {
     Span<const uint64_t> offsets;  // the scanned counts
     uint64_t total;
+    uint32_t child_slots;
     Span<const EyePath> children;
     Span<const DiffusePoint> end_points;
     uint32_t first_path;           // this bounce's first path in the tree
@@ -126,7 +169,7 @@ struct PlacePathsPass {
     CA_HD void operator()(int i) const {
         const uint64_t o = offsets[i], n = uint32_t(i) + 1 < offsets.size() ? offsets[i + 1] : total;
         const uint32_t child = uint32_t(o), child_count = uint32_t(n) - child;
-        for (uint32_t c = 0; c < child_count; ++c) next[child + c] = children[2 * size_t(i) + c];
+        for (uint32_t c = 0; c < child_count; ++c) next[child + c] = children[child_slots * size_t(i) + c];
         const uint32_t end = uint32_t(o >> 32);
         if (uint32_t(n >> 32) != end) {
             diffuse[first_end + end] = end_points[i];
@@ -161,7 +204,7 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const 
         const uint32_t n = state.path_count, first = state.level_first.back();
         state.tree_offsets.Resize(size_t(first) + n);
         state.tree_radiance.Resize(size_t(first) + n);
-        state.children.Resize(2 * size_t(n), false);
+        state.children.Resize(tree.ChildSlots() * size_t(n), false);
         state.end_points.Resize(n, false);
         const Span<uint64_t> offsets = state.tree_offsets.span().subspan(first, n);
         ParallelFor(backend, "classify hits", n,
@@ -174,7 +217,7 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const 
         state.diffuse.Resize(size_t(state.end_count) + ends);
         state.end_path.Resize(size_t(state.end_count) + ends);
         ParallelFor(backend, "place paths", n,
-                    PlacePathsPass{offsets, total, state.children.span(), state.end_points.span(), first,
+                    PlacePathsPass{offsets, total, tree.ChildSlots(), state.children.span(), state.end_points.span(), first,
                                    state.end_count, state.next_paths.span(), state.diffuse.span(),
                                    state.end_path.span()});
         state.end_count += ends;

@@ -22,7 +22,7 @@ struct GenerateEyeRaysPass {
             jx = rng.NextFloat();
             jy = rng.NextFloat();
         }
-        paths[p] = {camera.Generate(float(x) + jx, float(y) + jy), Rgb(1.0f), uint32_t(p), 0u};
+        paths[p] = {camera.Generate(float(x) + jx, float(y) + jy), Rgb(1.0f), uint32_t(p), 0u, 0.0f};
     }
 };
 

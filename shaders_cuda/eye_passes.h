@@ -31,6 +31,10 @@ struct SampleKey {
 void RunEyePass(const Backend& backend, const SceneView& scene, const CameraView& camera, SampleKey key,
                 EyeState& state);
 
+// A path of all wavelengths that meets dispersive glass goes on as this many paths of one wavelength
+// each: the hero wavelength and its rotations (spectrum.h).
+constexpr int kHeroWavelengths = 4;
+
 // How the eye rays' trees grow.
 struct EyeTreeSettings {
     int max_bounces = 8;      // specular bounces; a path that reaches this many more ends dark
@@ -38,6 +42,10 @@ struct EyeTreeSettings {
                               // ones choose one with the Fresnel probability (0: every path is one path)
     bool emitted = true;      // paths that leave the scene bring the environment's radiance, and area
                               // lights are seen (the debug views leave both dark)
+    bool dispersive = false;  // some glass disperses: a path may split into kHeroWavelengths paths
+
+    // The places a path has for its children in the bounce pass's scratch.
+    CA_HD uint32_t ChildSlots() const { return dispersive ? uint32_t(kHeroWavelengths) + 1u : 2u; }
 };
 
 // A split's branch lighter than this (its weight's largest channel) goes on with probability

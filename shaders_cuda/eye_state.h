@@ -31,6 +31,7 @@ struct EyePath {
     uint32_t id;     // names the branch among its pixel's, for its random numbers: the camera ray 0, a
                      // split's children 2 id + 1 (reflected) and 2 id + 2 (refracted), a path that
                      // goes on alone keeps its parent's
+    float wavelength;  // nm, taken at the first dispersive glass (spectrum.h); 0: all wavelengths
 };
 
 // Where a path ends on a diffuse surface: what shading needs.
@@ -52,7 +53,8 @@ struct EyeState {
     Buffer<EyePath> paths;
     Buffer<Hit> hits;
     uint32_t path_count = 0;
-    // Scratch of the bounce pass: each path's children (two places a path) and diffuse end.
+    // Scratch of the bounce pass: each path's children (EyeTreeSettings::ChildSlots() places a path)
+    // and diffuse end.
     Buffer<EyePath> children, next_paths;
     Buffer<DiffusePoint> end_points;
     // The tree, level after level: the paths of bounce b are tree[level_first[b], level_first[b + 1]).
