@@ -12,4 +12,6 @@ for t in 0 2 4; do
   render animation.yaml animation-$t.png --frames $((t * 30)):$((t * 30))
 done
 render ../../../scenes/gem.gltf gltf.png --frames 0:0 --width 240 --height 160
+render ../../../scenes/prism.yaml dispersion-prism.png --frames 0:0 --width 320 --height 180
+render ../../../scenes/diamond.yaml dispersion-diamond.png --frames 0:0 --width 240 --height 180
 ls -l ./*.png
