@@ -57,9 +57,10 @@ TEST_P(FrameGpu, IndirectLightAgreesWithTheCpu) {
     const Scene scene = Shipped(GetParam());
     const auto cpu = RenderOnce(Backend::Cpu(), scene, -1, "on"), on_gpu = RenderOnce(gpu, scene, -1, "on");
     ExpectSameFrame(*cpu, *on_gpu);
-    // A photon that grazes an edge may go another way on the other backend, and its later bounces with it.
+    // A photon that grazes an edge may go another way on the other backend, and its later bounces with
+    // it: a few photons where a scene stores few (champagne: about 30).
     EXPECT_NEAR(double(on_gpu->stored_global_photons()), double(cpu->stored_global_photons()),
-                1e-3 * cpu->stored_global_photons());
+                3.0 + 1e-3 * cpu->stored_global_photons());
 }
 
 // Progressive radii over a few samples (the first sample's radius is the KNN's on both backends) and
