@@ -54,7 +54,8 @@ struct FrameRenderer::State {
     std::unique_ptr<WorkerThread> eye_thread;  // last: it finishes its task before the rest goes
 
     explicit State(const Backend& b)
-        : backend(b), triangles(b), shading(b), materials(b), textures(b), texels(b), environment_texels(b), spectrum(b), lights(b),
+        : backend(b), triangles(b), shading(b), materials(b), textures(b), texels(b), environment_texels(b), spectrum(b),
+          lights(b),
           emission_lights(b), emission_cdf(b), emission_cells(b), geometry_builder(b), geometry_tree(b),
           photon_tracer(b), photons(b), photon_map(b), eye(b), sum(b), display(b), eye_backend(b.Background()),
           eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
@@ -63,8 +64,9 @@ struct FrameRenderer::State {
     // ray tree would blend their colours.
     EyeTreeSettings EyeTree() const {
         const bool one_path = settings.view == ShadeView::Photons || settings.view == ShadeView::KnnRadius;
+        const int wavelengths = dispersive ? (one_path ? 1 : kHeroWavelengths) : 0;
         return {settings.max_bounces, one_path ? 0 : settings.specular_splits, settings.view == ShadeView::Full,
-                dispersive};
+                wavelengths};
     }
 
     float DisplayScale() const { return caustica::DisplayScale(settings); }

@@ -55,7 +55,7 @@ struct ClassifyHitsPass {
         ++n;
     }
 
-    // A path of all wavelengths meets dispersive glass: it goes on as kHeroWavelengths paths of one
+    // A path of all wavelengths meets dispersive glass: it goes on as tree.wavelengths paths of one
     // wavelength each, the hero (from u) and its rotations, each with its share of the light, so a
     // sample's colour covers the spectrum (hero-wavelength sampling, Wilkie et al. 2014: the rotated
     // wavelengths cannot follow the hero's refraction, so each is traced as its own path). Where the
@@ -66,11 +66,11 @@ struct ClassifyHitsPass {
         const float u = rng.NextFloat();
         Rgb reflected_weight(0.0f);
         Vec3 reflected = s.shading_normal;
-        for (int j = 0; j < kHeroWavelengths; ++j) {
-            const float wavelength = HeroWavelength(u, j, kHeroWavelengths);
+        for (int j = 0; j < tree.wavelengths; ++j) {
+            const float wavelength = HeroWavelength(u, j, tree.wavelengths);
             const SpecularBranches b = SplitSpecular(s, path.ray.direction, segment_length, wavelength);
             const Rgb share =
-                path.weight * b.weight * scene.spectrum.SampledWeight(wavelength) * (1.0f / kHeroWavelengths);
+                path.weight * b.weight * scene.spectrum.SampledWeight(wavelength) * (1.0f / float(tree.wavelengths));
             reflected = b.reflected;
             if (split) {
                 reflected_weight += share * b.reflectance;
@@ -217,8 +217,8 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const 
         state.diffuse.Resize(size_t(state.end_count) + ends);
         state.end_path.Resize(size_t(state.end_count) + ends);
         ParallelFor(backend, "place paths", n,
-                    PlacePathsPass{offsets, total, tree.ChildSlots(), state.children.span(), state.end_points.span(), first,
-                                   state.end_count, state.next_paths.span(), state.diffuse.span(),
+                    PlacePathsPass{offsets, total, tree.ChildSlots(), state.children.span(), state.end_points.span(),
+                                   first, state.end_count, state.next_paths.span(), state.diffuse.span(),
                                    state.end_path.span()});
         state.end_count += ends;
         state.level_first.push_back(first + n);
