@@ -94,8 +94,8 @@ struct FrameRenderer::State {
     std::unique_ptr<WorkerThread> eye_thread;  // last: it finishes its task before the rest goes
 
     explicit State(const Backend& b)
-        : backend(b), triangles(b), shading(b), materials(b), textures(b), texels(b), environment_texels(b),
-          spectrum(b), lights(b), emission(b), global_emission(b), geometry_builder(b), geometry_tree(b),
+        : backend(b), triangles(b), shading(b), heightfield_base(b), heightfield_heights(b), waves(b), materials(b),
+          textures(b), texels(b), environment_texels(b), spectrum(b), lights(b), emission(b), global_emission(b), geometry_builder(b), geometry_tree(b),
           photon_tracer(b), photons(b), photon_map(b), global_tracer(b), global_photons(b), global_normals(b),
           global_map(b), eye(b), indirect(b), sum(b), display(b), eye_backend(b.Background()),
           eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
