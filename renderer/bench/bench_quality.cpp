@@ -47,7 +47,7 @@ int BenchQualityMain(const std::vector<std::string>& args) {
                      "root mean square error and the fraction of pixels off by more than 0.1 (channels clamped to "
                      "[0, 1], linear), over all pixels and by the material each pixel's eye ray meets first; and "
                      "the time of a frame.");
-    parser.Positional("SCENE", "a YAML scene file (default: the built-in ring scene)", &scene_path, true);
+    parser.Positional("SCENE", kSceneArgumentHelp, &scene_path, true);
     parser.Option("--samples", "S", "samples per pixel of the measured frames", &samples);
     parser.Option("--reference-samples", "R", "samples per pixel of the rendered reference (seed --seed)",
                   &reference_samples);

@@ -11,17 +11,15 @@
 #include "core/backend.h"
 #include "renderer/cli/shared_render.h"
 #include "renderer/scene/scene_loader.h"
+#include "tests/renderer/render_still.h"
 #include "tests/test_support.h"
 
 namespace caustica {
 namespace {
 
 RenderOptions Small() {
-    RenderOptions o;
+    RenderOptions o = testing::SmallFrame(100000, 320, 180);
     o.device = "cuda";
-    o.width = 320;
-    o.height = 180;
-    o.photons = 100000;
     return o;
 }
 

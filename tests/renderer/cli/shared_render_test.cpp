@@ -15,6 +15,7 @@
 #include "renderer/frame_renderer.h"
 #include "renderer/output/image.h"
 #include "renderer/scene/scene_loader.h"
+#include "tests/renderer/render_still.h"
 
 namespace caustica {
 namespace {
@@ -22,11 +23,8 @@ namespace {
 Scene Pool() { return LoadScene(std::string(CAUSTICA_SOURCE_DIR) + "/scenes/pool.yaml"); }
 
 RenderOptions Small() {
-    RenderOptions o;
+    RenderOptions o = testing::SmallFrame(4000, 64, 36);
     o.device = "cpu";
-    o.width = 64;
-    o.height = 36;
-    o.photons = 4000;
     return o;
 }
 
