@@ -7,17 +7,20 @@ namespace caustica {
 namespace {
 
 constexpr uint32_t kPhotonPass = 1;  // the pass key of the photon random numbers
+constexpr uint32_t kPhotonWavelengthPass = 2;  // of the shift of a sample's photon wavelengths
 
 struct TracePhotonsPass {
     SceneView scene;
     EmissionView emission;
     PhotonTraceSettings settings;
+    uint32_t wavelength_offset;  // of PhotonWavelengthU, drawn per sample
     Span<Photon> slots;
     Span<uint32_t> stored;
     CA_HD void operator()(int i) const {
         Rng rng(settings.seed, settings.sample, kPhotonPass, uint64_t(i));
         const EmittedPhoton photon = EmitPhoton(emission, rng, uint32_t(i), settings.count);
-        stored[i] = TracePhoton(scene, photon, rng, settings.max_bounces, &slots[i]) ? 1u : 0u;
+        const float wavelength_u = PhotonWavelengthU(uint32_t(i), wavelength_offset);
+        stored[i] = TracePhoton(scene, photon, wavelength_u, rng, settings.max_bounces, &slots[i]) ? 1u : 0u;
     }
 };
 
@@ -42,7 +45,8 @@ void PhotonTracer::Trace(const SceneView& scene, const EmissionView& emission, c
     const uint32_t n = emission.lights.empty() ? 0u : settings.count;
     slots_.Resize(n, false);
     stored_.Resize(n, false);
-    ParallelFor(backend_, "photon trace", n, TracePhotonsPass{scene, emission, settings, slots_.span(), stored_.span()});
+    ParallelFor(backend_, "photon trace", n, TracePhotonsPass{scene, emission, settings, Rng(settings.seed, settings.sample, kPhotonWavelengthPass, 0).NextU32(),
+                                 slots_.span(), stored_.span()});
     const uint32_t total = ExclusiveScanTotal<uint32_t>(backend_, stored_.span(), stored_.span());
     photons.Resize(total, false);
     ParallelFor(backend_, "photon gather", n,

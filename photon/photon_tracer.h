@@ -37,12 +37,23 @@ private:
     Buffer<uint32_t> stored_;   // 1 where the slot holds a stored photon, then its output offset
 };
 
+// The number in [0, 1) that picks photon 'index''s wavelength should it meet dispersive glass: the
+// golden-ratio sequence shifted by offset (32-bit fixed point), so a sample's photons cover the
+// spectrum evenly (any count of them: by the three-gap theorem no interval of length 1 / count holds
+// more than three) while neighbours, which leave through the same cell, take far-apart wavelengths.
+CA_HD CA_INLINE float PhotonWavelengthU(uint32_t index, uint32_t offset) {
+    return float((index * 0x9e3779b9u + offset) >> 8) * (1.0f / 16777216.0f);
+}
+
 // Traces one photon; returns true and fills *stored when it lands on a diffuse surface after at
-// least one specular bounce.
-CA_HD CA_INLINE bool TracePhoton(const SceneView& scene, EmittedPhoton photon, Rng& rng, int max_bounces,
-                                 Photon* stored) {
+// least one specular bounce. A photon is light of all wavelengths until it meets dispersive glass;
+// there it takes the wavelength SampleVisibleWavelength(wavelength_u), and its power the colour of
+// that wavelength (spectrum.h).
+CA_HD CA_INLINE bool TracePhoton(const SceneView& scene, EmittedPhoton photon, float wavelength_u, Rng& rng,
+                                 int max_bounces, Photon* stored) {
     Ray ray(photon.origin, photon.direction);
     Rgb power = photon.power;
+    float wavelength = 0.0f;  // nm; 0: all
     for (int bounce = 0; bounce <= max_bounces; ++bounce) {
         const Hit hit = scene.Closest(ray);
         if (!hit.Valid()) return false;
@@ -55,7 +66,11 @@ CA_HD CA_INLINE bool TracePhoton(const SceneView& scene, EmittedPhoton photon, R
             return true;
         }
         if (bounce == max_bounces) return false;
-        const SpecularEvent e = ScatterSpecular(p, ray.direction, hit.t, rng.NextFloat());
+        if (wavelength == 0.0f && p.material->Dispersive()) {
+            wavelength = SampleVisibleWavelength(wavelength_u);
+            power *= scene.spectrum.SampledWeight(wavelength);
+        }
+        const SpecularEvent e = ScatterSpecular(p, ray.direction, hit.t, rng.NextFloat(), wavelength);
         power *= e.weight;
         if (!(MaxComponent(power) > 0.0f)) return false;
         ray = Ray(OffsetOrigin(p.position, p.geometric_normal, e.direction), e.direction);

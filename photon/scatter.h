@@ -21,9 +21,11 @@ struct SpecularBranches {
 
 // The branches of direction d at a specular surface point. segment_length is the distance travelled
 // to reach it: when the ray arrives from inside glass it travelled through the glass, which absorbs
-// (Beer-Lambert). The eye passes may follow both branches (weights reflectance and 1 - reflectance);
-// ScatterSpecular picks one.
-CA_HD CA_INLINE SpecularBranches SplitSpecular(const SurfacePoint& p, Vec3 d, float segment_length) {
+// (Beer-Lambert). wavelength (nm) picks dispersive glass's index; 0 is light of all wavelengths (glass
+// that disperses must not meet it: it takes a wavelength first). The eye passes may follow both
+// branches (weights reflectance and 1 - reflectance); ScatterSpecular picks one.
+CA_HD CA_INLINE SpecularBranches SplitSpecular(const SurfacePoint& p, Vec3 d, float segment_length,
+                                               float wavelength = 0.0f) {
     const SurfaceMaterial& m = *p.material;
     const Vec3 n = p.shading_normal;
     SpecularBranches b;
@@ -37,7 +39,8 @@ CA_HD CA_INLINE SpecularBranches SplitSpecular(const SurfacePoint& p, Vec3 d, fl
         return b;
     }
     if (!p.entering) b.weight = Transmittance(m.absorption, segment_length);
-    const float eta = p.entering ? m.ior : 1.0f / m.ior;
+    const float ior = m.IorAt(wavelength);
+    const float eta = p.entering ? ior : 1.0f / ior;
     const float cos_i = Min(1.0f, Max(0.0f, -Dot(d, n)));
     if (Refract(d, n, eta, &b.refracted) && Dot(b.refracted, p.geometric_normal) < 0.0f)
         b.reflectance = FresnelDielectric(cos_i, eta);
@@ -52,8 +55,9 @@ struct SpecularEvent {
 // Scatters direction d at a specular surface point into one branch: xi in [0, 1) chooses
 // reflection with the Fresnel probability (Russian roulette, so the weight needs no Fresnel
 // factor). Photon tracing uses it, and eye rays past the depth where they split.
-CA_HD CA_INLINE SpecularEvent ScatterSpecular(const SurfacePoint& p, Vec3 d, float segment_length, float xi) {
-    const SpecularBranches b = SplitSpecular(p, d, segment_length);
+CA_HD CA_INLINE SpecularEvent ScatterSpecular(const SurfacePoint& p, Vec3 d, float segment_length, float xi,
+                                              float wavelength = 0.0f) {
+    const SpecularBranches b = SplitSpecular(p, d, segment_length, wavelength);
     return {xi < b.reflectance ? b.reflected : b.refracted, b.weight};
 }
 

@@ -1,6 +1,7 @@
 // The scene as the photon tracer and the render passes read it on either backend: triangles and
-// their kd-tree, per-triangle shading data, materials and textures, and the environment. All spans are in the backend's
-// memory; the view is passed by value into per-item functors.
+// their kd-tree, per-triangle shading data, materials and textures, the environment and the colour
+// of single wavelengths. All spans are in the backend's memory; the view is passed by value into
+// per-item functors.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include "kdtree/triangle/traversal.h"
 #include "kdtree/triangle/triangle.h"
 #include "photon/environment.h"
+#include "photon/spectrum.h"
 #include "photon/surface.h"
 
 namespace caustica {
@@ -35,6 +37,7 @@ struct SceneView {
     Span<const uint32_t> texels;  // RGBA8 sRGB, all textures one after another
     SahTreeView tree;
     EnvironmentView environment;  // what rays that leave the scene see
+    SpectrumView spectrum;        // the colour of light of one wavelength (needed where glass disperses)
 
     CA_HD Hit Closest(const Ray& ray) const { return FindClosestHit(tree, triangles.data(), ray); }
     CA_HD bool Occluded(const Ray& ray) const { return IsOccluded(tree, triangles.data(), ray); }

@@ -8,6 +8,7 @@
 #include "core/span.h"
 #include "core/srgb.h"
 #include "core/vec.h"
+#include "photon/spectrum.h"
 
 namespace caustica {
 
@@ -26,8 +27,16 @@ struct SurfaceMaterial {
     bool checker = false;          // diffuse: a checkerboard of checker_a and checker_b instead
     Rgb checker_a, checker_b;
     float checker_scale = 8.0f;    // squares per unit of texture coordinate
-    float ior = 1.5f;              // glass: index of refraction (inside / outside)
+    float ior = 1.5f;              // glass: index of refraction (inside / outside); n_d when dispersive
+    float dispersion = 0.0f;       // glass: Cauchy's B (um^2) of the index about n_d; 0: the same for all
+                                   // wavelengths (spectrum.h)
     Rgb absorption{0, 0, 0};       // glass: absorption per metre inside
+
+    CA_HD bool Dispersive() const { return dispersion != 0.0f; }
+    // The index of refraction at a wavelength in nm; 0 (light that never took a wavelength): ior.
+    CA_HD float IorAt(float wavelength) const {
+        return Dispersive() && wavelength > 0.0f ? CauchyIor(ior, dispersion, wavelength) : ior;
+    }
 };
 
 // Per-triangle shading data: corner normals and texture coordinates.

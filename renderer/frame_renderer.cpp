@@ -63,6 +63,8 @@ struct FrameRenderer::State {
     bool has_glass = false;  // only glass splits eye paths
     EnvironmentView environment;
     Buffer<Rgb> environment_texels;
+    Buffer<Rgb> spectrum;  // SpectralRgbTable(), once a material disperses
+    bool dispersive = false;  // some material disperses
     std::vector<LightSource> frame_lights;  // the frame's, with their shadow rays
     Buffer<LightSource> lights;
     uint32_t shadow_rays_per_end = 0;
@@ -93,9 +95,9 @@ struct FrameRenderer::State {
 
     explicit State(const Backend& b)
         : backend(b), triangles(b), shading(b), heightfield_base(b), heightfield_heights(b), waves(b), materials(b),
-          textures(b), texels(b), environment_texels(b), lights(b), emission(b), global_emission(b), geometry_builder(b),
-          geometry_tree(b), photon_tracer(b), photons(b), photon_map(b), global_tracer(b), global_photons(b),
-          global_normals(b), global_map(b), eye(b), indirect(b), sum(b), display(b), eye_backend(b.Background()),
+          textures(b), texels(b), environment_texels(b), spectrum(b), lights(b), emission(b), global_emission(b), geometry_builder(b), geometry_tree(b),
+          photon_tracer(b), photons(b), photon_map(b), global_tracer(b), global_photons(b), global_normals(b),
+          global_map(b), eye(b), indirect(b), sum(b), display(b), eye_backend(b.Background()),
           eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
 
     // The views that show one photon query's value per pixel follow one path per pixel: a sum over a
@@ -104,7 +106,7 @@ struct FrameRenderer::State {
     EyeTreeSettings EyeTree() const {
         const bool one_path = settings.view == ShadeView::Photons || settings.view == ShadeView::KnnRadius;
         return {settings.max_bounces, one_path || !has_glass ? 0 : settings.specular_splits,
-                settings.view == ShadeView::Full};
+                settings.view == ShadeView::Full, dispersive};
     }
 
     float DisplayScale() const { return caustica::DisplayScale(settings); }
@@ -113,7 +115,7 @@ struct FrameRenderer::State {
         EnvironmentView sky = environment;
         sky.texels = environment_texels.span();
         return {triangles.span(), shading.span(), materials.span(), textures.span(), texels.span(),
-                geometry_tree.View(), sky};
+                geometry_tree.View(), sky, SpectrumView{spectrum.span()}};
     }
 };
 
@@ -129,6 +131,9 @@ void FrameRenderer::SetMaterials(const SceneMaterials& materials) {
                               [](const SurfaceMaterial& m) { return m.type == SurfaceType::Glass; });
     s.environment = materials.environment;
     s.environment_texels.Upload(materials.environment_texels);
+    s.dispersive = std::any_of(materials.materials.begin(), materials.materials.end(),
+                               [](const SurfaceMaterial& m) { return m.Dispersive(); });
+    if (s.dispersive && s.spectrum.size() == 0) s.spectrum.Upload(SpectralRgbTable());
 }
 
 void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& settings) {

@@ -140,6 +140,9 @@ SceneMaterials ToSceneMaterials(const Scene& scene) {
         s.checker_b = m.checker.color_b;
         s.checker_scale = m.checker.scale;
         s.ior = m.ior;
+        s.dispersion = m.dispersion.kind == Dispersion::Kind::abbe     ? CauchyBFromAbbe(m.ior, m.dispersion.abbe)
+                       : m.dispersion.kind == Dispersion::Kind::cauchy ? m.dispersion.cauchy_b
+                                                                       : 0.0f;
         s.absorption = m.absorption;
         out.materials.push_back(s);
     }

@@ -22,7 +22,8 @@ CA_HD CA_INLINE FirstHit FirstHitOf(const SceneView& scene, const Hit& hit) {
 }
 
 // Decides what each path of the queue becomes: a diffuse end, light it brings (an area light's it
-// meets before any surface, or the environment's when it leaves the scene), or up to two children.
+// meets before any surface, or the environment's when it leaves the scene), or children: two
+// where it splits, kHeroWavelengths + 1 where it meets dispersive glass (EyeTreeSettings).
 // Writes the counts for the scan that places them.
 struct ClassifyHitsPass {
     SceneView scene;
@@ -33,7 +34,8 @@ struct ClassifyHitsPass {
     int bounce;
     Span<EyePath> paths;            // a path's first child takes its place
     Span<const Hit> hits;
-    Span<EyePath> second_children;  // a split's second child (bounces that may split)
+    Span<EyePath> more_children;    // a path's other children: tree.ChildSlots() - 1 places a path
+                                    // (bounces that may branch)
     Span<uint64_t> counts;          // children, and 1 << 32 for a diffuse end
     Span<Rgb> radiance;             // the tree's, by node
     Span<DiffusePoint> diffuse;     // the tree's, by node
@@ -44,7 +46,7 @@ struct ClassifyHitsPass {
     // sum unbiased while the tree stays small). It continues its parent's node until the pass that
     // places it gives it one of its own.
     CA_HD void AddChild(const EyePath& path, const SurfacePoint& s, Vec3 direction, Rgb weight, uint32_t id,
-                        bool roulette, Rng& rng, int i, uint32_t& n) const {
+                        float wavelength, bool roulette, Rng& rng, int i, uint32_t& n) const {
         const float heaviest = MaxComponent(weight);
         if (!(heaviest > 0.0f)) return;
         if (roulette && heaviest < kBranchCutoff) {
@@ -52,9 +54,45 @@ struct ClassifyHitsPass {
             weight *= kBranchCutoff / heaviest;
         }
         const EyePath child{OffsetOrigin(s.position, s.geometric_normal, direction), direction, weight, path.pixel, id,
-                            path.node};
-        (n == 0 ? paths[i] : second_children[i]) = child;
+                            path.node, wavelength};
+        (n == 0 ? paths[i] : more_children[(tree.ChildSlots() - 1) * size_t(i) + n - 1]) = child;
         ++n;
+    }
+
+    // A path of all wavelengths meets dispersive glass: it goes on as kHeroWavelengths paths of one
+    // wavelength each, the hero (from u) and its rotations, each with its share of the light, so a
+    // sample's colour covers the spectrum (hero-wavelength sampling, Wilkie et al. 2014: the rotated
+    // wavelengths cannot follow the hero's refraction, so each is traced as its own path). Where the
+    // bounce splits, the reflection, which bends no wavelength differently, stays one path with the
+    // sum of their Fresnel shares.
+    CA_HD void SplitWavelengths(const EyePath& path, Vec3 direction, const SurfacePoint& s, float segment_length,
+                                bool split, Rng& rng, int i, uint32_t& n) const {
+        const float u = rng.NextFloat();
+        Rgb reflected_weight(0.0f);
+        Vec3 reflected = s.shading_normal;
+        for (int j = 0; j < kHeroWavelengths; ++j) {
+            const float wavelength = HeroWavelength(u, j, kHeroWavelengths);
+            const SpecularBranches b = SplitSpecular(s, direction, segment_length, wavelength);
+            const Rgb share =
+                path.weight * b.weight * scene.spectrum.SampledWeight(wavelength) * (1.0f / kHeroWavelengths);
+            reflected = b.reflected;
+            if (split) {
+                reflected_weight += share * b.reflectance;
+                AddChild(path, s, b.refracted, share * (1.0f - b.reflectance), 2 * path.id + 2, wavelength, true, rng,
+                         i, n);
+            } else {
+                AddChild(path, s, rng.NextFloat() < b.reflectance ? b.reflected : b.refracted, share, path.id,
+                         wavelength, false, rng, i, n);
+            }
+        }
+        if (split) AddChild(path, s, reflected, reflected_weight, 2 * path.id + 1, 0.0f, true, rng, i, n);
+    }
+
+    // The item key of a path's random numbers: its pixel and id, and its wavelength (none: 0), so that
+    // the paths of one wavelength split draw their own.
+    CA_HD uint64_t PathKey(const EyePath& path) const {
+        return (uint64_t(order.Linear(path.pixel)) | uint64_t(path.id) << 32) ^
+               uint64_t(uint32_t(path.wavelength * 1024.0f)) << 40;
     }
 
     CA_HD void operator()(int i) const {
@@ -85,19 +123,24 @@ struct ClassifyHitsPass {
             return;
         }
         if (bounce == tree.max_bounces) return;
-        const SpecularBranches b = SplitSpecular(s, ray.direction, hit.t);
-        Rng rng(key.seed, key.sample, kBouncePass + uint32_t(bounce),
-                uint64_t(order.Linear(path.pixel)) | uint64_t(path.id) << 32);
+        Rng rng(key.seed, key.sample, kBouncePass + uint32_t(bounce), PathKey(path));
         uint32_t n = 0;
+        if (path.wavelength == 0.0f && s.material->Dispersive()) {
+            SplitWavelengths(path, ray.direction, s, hit.t, bounce < tree.specular_splits, rng, i, n);
+            counts[i] = n;
+            return;
+        }
+        const SpecularBranches b = SplitSpecular(s, ray.direction, hit.t, path.wavelength);
         const Rgb weight = path.weight * b.weight;
         if (bounce < tree.specular_splits && b.reflectance < 1.0f) {
             // Whitted: both branches, each with its Fresnel share.
-            AddChild(path, s, b.reflected, weight * b.reflectance, 2 * path.id + 1, true, rng, i, n);
-            AddChild(path, s, b.refracted, weight * (1.0f - b.reflectance), 2 * path.id + 2, true, rng, i, n);
+            AddChild(path, s, b.reflected, weight * b.reflectance, 2 * path.id + 1, path.wavelength, true, rng, i, n);
+            AddChild(path, s, b.refracted, weight * (1.0f - b.reflectance), 2 * path.id + 2, path.wavelength, true, rng,
+                     i, n);
         } else {
             // One branch, chosen with the Fresnel probability: the weight needs no Fresnel factor.
             const Vec3 direction = rng.NextFloat() < b.reflectance ? b.reflected : b.refracted;
-            AddChild(path, s, direction, weight, path.id, false, rng, i, n);
+            AddChild(path, s, direction, weight, path.id, path.wavelength, false, rng, i, n);
         }
         counts[i] = n;
     }
@@ -110,7 +153,8 @@ constexpr uint32_t kNoNodes = ~0u;
 struct PlacePathsPass {
     Span<const uint64_t> offsets;  // the scanned counts, and the totals after the last path
     Span<const EyePath> paths;     // the first children, in their parents' places
-    Span<const EyePath> second_children;
+    Span<const EyePath> more_children;
+    uint32_t more_slots;           // places a path in more_children
     uint32_t first_node;           // the queue's first node when its paths are nodes, else kNoNodes
     uint32_t next_level;           // the children's first node when they are nodes, else kNoNodes
     uint32_t first_end;            // this bounce's first end
@@ -120,7 +164,7 @@ struct PlacePathsPass {
         const uint64_t o = offsets[i], n = offsets[i + 1];
         const uint32_t child = uint32_t(o), child_count = uint32_t(n) - child;
         for (uint32_t c = 0; c < child_count; ++c) {
-            EyePath p = c == 0 ? paths[i] : second_children[i];
+            EyePath p = c == 0 ? paths[i] : more_children[more_slots * size_t(i) + c - 1];
             if (next_level != kNoNodes) p.node = next_level + child + c;
             next[child + c] = p;
         }
@@ -161,9 +205,9 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const 
     state.end_count = 0;
     for (int bounce = 0;; ++bounce) {
         const uint32_t n = state.path_count, first = state.level_first.back();
-        // The paths of the bounces that may split and of the one after them are the tree's nodes;
+        // The paths of the bounces that may branch and of the one after them are the tree's nodes;
         // later paths continue theirs.
-        const bool splits = bounce < tree.specular_splits, nodes = bounce <= tree.specular_splits;
+        const bool splits = tree.MayBranch(bounce), nodes = bounce == 0 || tree.MayBranch(bounce - 1);
         if (nodes) {
             state.level_first.push_back(first + n);
             state.tree_radiance.Resize(size_t(first) + n);
@@ -179,19 +223,20 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const 
             state.counts.Resize(size_t(n) + 1, false);
             counts = state.counts.span();
         }
-        state.second_children.Resize(splits ? n : 0, false);
+        const uint32_t more_slots = tree.ChildSlots() - 1;
+        state.more_children.Resize(splits ? size_t(more_slots) * n : 0, false);
         ParallelFor(backend, "classify hits", n,
                     ClassifyHitsPass{scene, lights, key, state.order, tree, bounce, state.paths.span(),
-                                     state.hits.span(), state.second_children.span(), counts,
+                                     state.hits.span(), state.more_children.span(), counts,
                                      state.tree_radiance.span(), state.diffuse.span(), state.first_hit.span()});
         const uint64_t total = ScanCounts(backend, counts, state.totals);
         const uint32_t child_count = uint32_t(total), ends = uint32_t(total >> 32);
         state.next_paths.Resize(child_count, false);
         state.end_node.Resize(size_t(state.end_count) + ends);
         ParallelFor(backend, "place paths", n,
-                    PlacePathsPass{counts, state.paths.span(), state.second_children.span(), nodes ? first : kNoNodes,
-                                   splits ? first + n : kNoNodes, state.end_count, state.next_paths.span(),
-                                   state.end_node.span()});
+                    PlacePathsPass{counts, state.paths.span(), state.more_children.span(), more_slots,
+                                   nodes ? first : kNoNodes, splits ? first + n : kNoNodes, state.end_count,
+                                   state.next_paths.span(), state.end_node.span()});
         state.end_count += ends;
         if (child_count == 0) break;
         state.paths.Swap(state.next_paths);

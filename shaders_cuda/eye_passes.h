@@ -32,6 +32,10 @@ struct SampleKey {
 void RunEyePass(const Backend& backend, const SceneView& scene, const CameraView& camera, SampleKey key,
                 EyeState& state);
 
+// A path of all wavelengths that meets dispersive glass goes on as this many paths of one wavelength
+// each: the hero wavelength and its rotations (spectrum.h).
+constexpr int kHeroWavelengths = 4;
+
 // How the eye rays' trees grow.
 struct EyeTreeSettings {
     int max_bounces = 8;      // specular bounces; a path that reaches this many more ends dark
@@ -39,6 +43,14 @@ struct EyeTreeSettings {
                               // ones choose one with the Fresnel probability (0: every path is one path)
     bool emitted = true;      // paths that leave the scene bring the environment's radiance, and area
                               // lights are seen (the debug views leave both dark)
+    bool dispersive = false;  // some glass disperses: a path may split into kHeroWavelengths paths
+
+    // The most children a path may have: two branches of a split, or the paths of each wavelength
+    // and the reflection at dispersive glass.
+    CA_HD uint32_t ChildSlots() const { return dispersive ? uint32_t(kHeroWavelengths) + 1u : 2u; }
+    // Whether a path of this bounce may have more than one child: it may split, or meet dispersive
+    // glass (at any bounce).
+    CA_HD bool MayBranch(int bounce) const { return dispersive || bounce < specular_splits; }
 };
 
 // A split's branch lighter than this (its weight's largest channel) goes on with probability

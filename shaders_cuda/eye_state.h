@@ -30,7 +30,7 @@
 
 namespace caustica {
 
-// One branch of a pixel's ray tree: 48 bytes, aligned so that a thread moves it in three 16-byte
+// One branch of a pixel's ray tree: 64 bytes, aligned so that a thread moves it in four 16-byte
 // loads or stores.
 struct alignas(16) EyePath {
     Vec3 origin, direction;  // of its ray, which starts at t = 0 and is unbounded
@@ -41,6 +41,7 @@ struct alignas(16) EyePath {
                      // split's children 2 id + 1 (reflected) and 2 id + 2 (refracted), a path that
                      // goes on alone keeps its parent's
     uint32_t node;   // its node in the tree (its own, or the one it continues)
+    float wavelength;  // nm, taken at the first dispersive glass (photon/spectrum.h); 0: all wavelengths
 
     CA_HD Ray ray() const { return Ray(origin, direction); }
 };
@@ -65,13 +66,14 @@ struct EyeState {
     Buffer<Hit> hits;
     uint32_t path_count = 0;
     uint32_t paths_traced = 0;        // in all queues of the sample
-    // Scratch of the bounce pass: the second child of each path that splits (the first replaces its
-    // parent in the queue), the next queue, and the counts of a bounce whose paths cannot split.
-    Buffer<EyePath> second_children, next_paths;
+    // Scratch of the bounce pass: the other children of each path that branches (the first replaces
+    // its parent in the queue), the next queue, and the counts of a bounce whose paths cannot branch.
+    Buffer<EyePath> more_children, next_paths;
     Buffer<uint64_t> counts;
     Readback totals;                  // a bounce's totals of both counts, read back
-    // The tree's nodes, level after level: the paths of bounce b <= specular_splits are the nodes
-    // [level_first[b], level_first[b + 1]).
+    // The tree's nodes, level after level: the paths of bounce b are the nodes
+    // [level_first[b], level_first[b + 1]) while b <= specular_splits (every b in a scene with
+    // dispersive glass).
     std::vector<uint32_t> level_first;
     Buffer<uint64_t> tree_offsets;    // per node that may split: where its children (low 32 bits,
                                       // within the next level) and its diffuse end (high 32 bits,
@@ -91,7 +93,7 @@ struct EyeState {
     Buffer<float> caustic_nearest2;   // per end: squared distance to its nearest photon
 
     explicit EyeState(const Backend& b)
-        : paths(b), hits(b), second_children(b), next_paths(b), counts(b),
+        : paths(b), hits(b), more_children(b), next_paths(b), counts(b),
           totals(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(uint64_t)), tree_offsets(b),
           tree_radiance(b), diffuse(b), end_node(b), first_hit(b), visible(b), caustic_queries(b), knn(b), caustic(b),
           caustic_radius(b), caustic_nearest2(b) {}

@@ -69,6 +69,11 @@ if [ -x "$caustica" ]; then
   # Moving geometry: the pool's water is generated anew every frame, orbit.yaml's ball rolls.
   bench_run frame-pool bench frame scenes/pool.yaml --width 1920 --height 1080 --photons 1000000 --k 50 --device cuda
   bench_run frame-orbit bench frame scenes/orbit.yaml --width 1920 --height 1080 --photons 1000000 --k 50 --device cuda
+  # Dispersion: photons and eye paths of one wavelength through the flint prism and the diamond.
+  bench_run frame-prism bench frame scenes/prism.yaml --width 1920 --height 1080 --photons 1000000 --k 40 --device cuda
+  bench_run frame-diamond bench frame scenes/diamond.yaml --width 1920 --height 1080 --photons 1000000 --k 30 --device cuda
+  # Colour noise of one-sample frames through dispersive glass (the diamond's "glass" row).
+  bench_run quality-diamond bench quality scenes/diamond.yaml --samples 1 --reference-samples 256 --device cuda
   # One-sample frames against a 256-sample reference, at the scene's resolution and photons.
   bench_run quality-cornell bench quality scenes/cornell-glass.yaml --samples 1 --reference-samples 256 --device cuda
   bench_run quality-cornell-paths bench quality scenes/cornell-glass.yaml --samples 1 --reference-samples 256 \
@@ -80,7 +85,7 @@ if [ -x "$caustica" ]; then
       --samples 16 --still-samples 256
   fi
   # A picture of each scene, rendered on the GPU.
-  for s in ring.yaml champagne.yaml cornell-glass.yaml pool.yaml orbit.yaml sky.yaml gem.gltf; do
+  for s in ring.yaml champagne.yaml cornell-glass.yaml pool.yaml orbit.yaml sky.yaml gem.gltf prism.yaml diamond.yaml; do
     timeout 120 "$caustica" render scenes/$s -o "$bench/${s%.*}.png" --frames 0:0 --samples 16 --device cuda >>"$log" 2>&1 \
       && note "render $s: ok" || note "render $s: FAILED"
   done

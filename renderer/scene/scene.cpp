@@ -59,10 +59,20 @@ bool operator==(const Light& a, const Light& b) {
            a.interpolation == b.interpolation && a.orbit == b.orbit;
 }
 
+bool operator==(const Dispersion& a, const Dispersion& b) {
+    return a.kind == b.kind && a.abbe == b.abbe && a.cauchy_a == b.cauchy_a && a.cauchy_b == b.cauchy_b;
+}
+
+float CauchyIndexD(float a, float b) {
+    const double d = 0.5876;  // the helium d line, um
+    return float(double(a) + double(b) / (d * d));
+}
+
 bool operator==(const Material& a, const Material& b) {
     return a.name == b.name && a.type == b.type && a.metal == b.metal && a.color == b.color &&
            a.texture_path == b.texture_path &&
-           a.texture == b.texture && a.checker == b.checker && a.ior == b.ior && a.absorption == b.absorption;
+           a.texture == b.texture && a.checker == b.checker && a.ior == b.ior && a.dispersion == b.dispersion &&
+           a.absorption == b.absorption;
 }
 
 bool operator==(const Shape& a, const Shape& b) {

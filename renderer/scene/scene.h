@@ -117,6 +117,19 @@ struct Checker {
     float scale = 8;  // squares per unit of texture coordinate
 };
 
+// Glass whose index of refraction depends on the wavelength (docs/scenes.md): given by its Abbe
+// number (with ior as n_d, the index at 587.6 nm) or by Cauchy's A and B, as written.
+struct Dispersion {
+    enum class Kind { none, abbe, cauchy };
+    Kind kind = Kind::none;
+    float abbe = 0;                 // abbe: V = (n_d - 1) / (n_F - n_C)
+    float cauchy_a = 0, cauchy_b = 0;  // cauchy: n = A + B / l^2, l in micrometres (ior is then n_d of it)
+};
+bool operator==(const Dispersion& a, const Dispersion& b);
+
+// n_d (at 587.6 nm) of Cauchy's n = A + B / l^2, l in micrometres.
+float CauchyIndexD(float a, float b);
+
 struct Material {
     std::string name;
     MaterialType type = MaterialType::diffuse;
@@ -125,7 +138,8 @@ struct Material {
     std::string texture_path;     // diffuse: absolute path of a PNG/JPG image, or empty
     int texture = -1;             // index into Scene::textures, or -1 (none, or the file is missing)
     Checker checker;              // diffuse: procedural checkerboard instead of color
-    float ior = 1.5f;             // glass: index of refraction
+    float ior = 1.5f;             // glass: index of refraction (n_d when dispersive)
+    Dispersion dispersion;        // glass
     Rgb absorption{0, 0, 0};      // glass: absorption coefficient per metre, per channel
 };
 

@@ -32,6 +32,10 @@ constexpr std::size_t kMaxWaves = 64;
 constexpr double kCoordinateLimit = 1e6;     // metres
 constexpr double kAngleLimit = 1e6;          // degrees
 constexpr double kTimeLimit = 1e6;           // seconds
+// Glass dispersion: real glasses have Abbe numbers of about 15 to 100 and Cauchy B below 0.05 um^2;
+// from V = 1 up, the index stays above 1 over the visible range.
+constexpr double kMinAbbe = 1, kMaxAbbe = 1000;
+constexpr double kMaxCauchyB = 0.1;
 
 const char* kMeshTypes = ".obj, .gltf, .glb";
 const char* kSceneTypes = ".yaml, .yml, .gltf, .glb";
@@ -142,6 +146,8 @@ private:
                                         std::vector<Texture> textures, const std::vector<std::string>& warnings,
                                         const std::vector<SourceLocation>& texture_lines = {});
     int LoadTexture(const std::string& path, const std::string& display, const SourceLocation& where);
+    // A glass's dispersion map; Cauchy's A and B also set *ior (to n_d).
+    Dispersion ReadDispersion(const MapReader& glass, float* ior);
     int AddTexture(Texture texture);
     Scene Finish();
 
@@ -323,7 +329,7 @@ void Loader::ReadMaterials(const YAML::Node& node) {
         const std::string what = Concat("material \"", name, "\"");
         std::vector<std::string> known = {"type", "color"};
         if (type == 0) known.insert(known.end(), {"texture", "checker"});
-        if (type == 3) known = {"type", "ior", "absorption"};
+        if (type == 3) known = {"type", "ior", "absorption", "dispersion"};
         const MapReader map(r_, body, what, known);
         if (type == 0) {
             m.type = MaterialType::diffuse;
@@ -350,11 +356,38 @@ void Loader::ReadMaterials(const YAML::Node& node) {
             m.color = Rgb(1, 1, 1);
             m.ior = static_cast<float>(map.Number("ior", m.ior, 1, 4));
             m.absorption = map.Color("absorption", m.absorption, 1e6);
+            if (map.Has("dispersion")) m.dispersion = ReadDispersion(map, &m.ior);
         }
         material_index_[name] = static_cast<int>(scene_.materials.size());
         scene_.materials.push_back(m);
     }
     scene_.user_materials = static_cast<int>(scene_.materials.size());
+}
+
+Dispersion Loader::ReadDispersion(const MapReader& glass, float* ior) {
+    const YAML::Node node = glass.Get("dispersion");
+    const std::string what = glass.What() + " dispersion";
+    const MapReader map(r_, node, what, {"abbe", "cauchy"});
+    if (map.Has("abbe") == map.Has("cauchy"))
+        r_.Fail(node, Concat("expected one of abbe: V (with ior as n_d) or cauchy: [A, B] in ", what));
+    Dispersion d;
+    if (map.Has("abbe")) {
+        d.kind = Dispersion::Kind::abbe;
+        d.abbe = static_cast<float>(map.Number("abbe", 0, kMinAbbe, kMaxAbbe));
+        return d;
+    }
+    if (glass.Has("ior"))
+        r_.Fail(glass.Get("ior"), Concat(what, " cauchy: [A, B] gives the index; leave out ior"));
+    const YAML::Node ab = map.Get("cauchy");
+    const std::vector<double> v = r_.Numbers(ab, what + " cauchy [A, B]", 2, 0, 4);
+    if (v[0] < 1) r_.Fail(ab[0], Concat(what, " cauchy A must be in [1, 4] (the index at long wavelengths)"));
+    if (v[1] > kMaxCauchyB) r_.Fail(ab[1], Concat(what, " cauchy B must be in [0, ", kMaxCauchyB, "] (um^2)"));
+    d.kind = Dispersion::Kind::cauchy;
+    d.cauchy_a = static_cast<float>(v[0]);
+    d.cauchy_b = static_cast<float>(v[1]);
+    *ior = CauchyIndexD(d.cauchy_a, d.cauchy_b);
+    if (*ior > 4) r_.Fail(ab, Concat(what, ": n_d = A + B / 0.5876^2 = ", *ior, " exceeds 4"));
+    return d;
 }
 
 int Loader::LoadTexture(const std::string& path, const std::string& display, const SourceLocation& where) {

@@ -141,9 +141,22 @@ private:
             break;
         case MaterialType::mirror: Put("color", m.color); break;
         case MaterialType::glass:
-            Put("ior", m.ior);
+            if (m.dispersion.kind != Dispersion::Kind::cauchy) Put("ior", m.ior);  // cauchy's A and B give it
             Put("absorption", m.absorption);
+            WriteDispersion(m.dispersion);
             break;
+        }
+        out_ << YAML::EndMap;
+    }
+
+    void WriteDispersion(const Dispersion& d) {
+        if (d.kind == Dispersion::Kind::none) return;
+        out_ << YAML::Key << "dispersion" << YAML::Value << YAML::Flow << YAML::BeginMap;
+        if (d.kind == Dispersion::Kind::abbe) {
+            Put("abbe", d.abbe);
+        } else {
+            out_ << YAML::Key << "cauchy" << YAML::Value << YAML::Flow << YAML::BeginSeq << Number(d.cauchy_a)
+                 << Number(d.cauchy_b) << YAML::EndSeq;
         }
         out_ << YAML::EndMap;
     }

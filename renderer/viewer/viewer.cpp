@@ -314,8 +314,22 @@ void Interface::ObjectProperties(int index) {
         state_.EndEdit();
     }
     if (m.type == MaterialType::glass) {
-        changed |= ImGui::SliderFloat("ior", &m.ior, 1.0f, 4.0f, "%.3f");
-        TrackEdit(state_);
+        Dispersion& d = m.dispersion;
+        if (d.kind == Dispersion::Kind::cauchy) {
+            // Cauchy's A and B give the index (saved as written).
+            changed |= ImGui::SliderFloat("cauchy A", &d.cauchy_a, 1.0f, 4.0f, "%.4f");
+            TrackEdit(state_);
+            changed |= ImGui::SliderFloat("cauchy B (um^2)", &d.cauchy_b, 0.0f, 0.1f, "%.4f");
+            TrackEdit(state_);
+            m.ior = CauchyIndexD(d.cauchy_a, d.cauchy_b);
+        } else {
+            changed |= ImGui::SliderFloat("ior", &m.ior, 1.0f, 4.0f, "%.3f");
+            TrackEdit(state_);
+        }
+        if (d.kind == Dispersion::Kind::abbe) {
+            changed |= ImGui::SliderFloat("abbe number", &d.abbe, 1.0f, 100.0f, "%.1f");
+            TrackEdit(state_);
+        }
         changed |= ImGui::DragFloat3("absorption (1/m)", &m.absorption.x, 0.01f, 0.0f, 1e6f);
         TrackEdit(state_);
     } else {

@@ -162,7 +162,7 @@ TEST(HeightfieldGpu, WritesTheCpusTriangles) {
 
 INSTANTIATE_TEST_SUITE_P(Scenes, FrameGpu,
                          ::testing::Values("ring.yaml", "cornell-glass.yaml", "champagne.yaml", "pool.yaml",
-                                           "orbit.yaml", "sky.yaml", "gem.gltf"),
+                                           "orbit.yaml", "sky.yaml", "gem.gltf", "prism.yaml", "diamond.yaml"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                              std::string name = info.param.substr(0, info.param.find('.'));
                              for (char& c : name)

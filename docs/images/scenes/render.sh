@@ -15,4 +15,6 @@ render ../../../scenes/gem.gltf gltf.png --frames 0:0 --width 240 --height 160
 for t in none filmic agx; do
   render ../../../scenes/pool.yaml tonemap-$t.png --frames 0:0 --width 240 --exposure 4 --tonemap $t
 done
+render ../../../scenes/prism.yaml dispersion-prism.png --frames 0:0 --width 320 --height 180
+render ../../../scenes/diamond.yaml dispersion-diamond.png --frames 0:0 --width 240 --height 180
 ls -l ./*.png

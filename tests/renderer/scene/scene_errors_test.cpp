@@ -38,6 +38,27 @@ TEST(SceneErrors, UnknownWordsFromClosedLists) {
                        "bad.yaml:4:36", "unknown material \"gld\" (did you mean \"gold\"?)");
 }
 
+TEST(SceneErrors, GlassDispersionIsChecked) {
+    EXPECT_SCENE_ERROR("materials:\n  g: {type: glass, dispersion: {}}\n", "bad.yaml:2:32",
+                       "expected one of abbe: V (with ior as n_d) or cauchy: [A, B]");
+    EXPECT_SCENE_ERROR("materials:\n  g: {type: glass, dispersion: {abbe: 20, cauchy: [1.5, 0.004]}}\n", "bad.yaml:2:32",
+                       "expected one of abbe: V");
+    EXPECT_SCENE_ERROR("materials:\n  g: {type: glass, dispersion: {abbe: 0.5}}\n", "bad.yaml:2:39",
+                       "dispersion abbe in [1, 1000], got 0.5");
+    EXPECT_SCENE_ERROR("materials:\n  g: {type: glass, ior: 1.6, dispersion: {cauchy: [1.5, 0.004]}}\n", "bad.yaml:2:25",
+                       "cauchy: [A, B] gives the index; leave out ior");
+    EXPECT_SCENE_ERROR("materials:\n  g: {type: glass, dispersion: {cauchy: [0.9, 0.004]}}\n", "bad.yaml:2:42",
+                       "cauchy A must be in [1, 4]");
+    EXPECT_SCENE_ERROR("materials:\n  g: {type: glass, dispersion: {cauchy: [1.5, 0.5]}}\n", "bad.yaml:2:47",
+                       "cauchy B must be in [0, 0.1]");
+    EXPECT_SCENE_ERROR("materials:\n  g: {type: glass, dispersion: {cauchy: [1.5]}}\n", "bad.yaml:2:41",
+                       "expected a list of 2 numbers");
+    EXPECT_SCENE_ERROR("materials:\n  g: {type: glass, dispersion: {abe: 20}}\n", "bad.yaml:2:33",
+                       "unknown key \"abe\" (did you mean \"abbe\"?)");
+    EXPECT_SCENE_ERROR("materials:\n  g: {type: diffuse, dispersion: {abbe: 20}}\n", "bad.yaml:2:22",
+                       "unknown key \"dispersion\"");
+}
+
 TEST(SceneErrors, TextMustBeCleanUtf8) {
     EXPECT_SCENE_ERROR("objects:\n  - {name: \"a\\x01b\", shape: {type: box}}\n", "bad.yaml:2:12", "has control characters or is not UTF-8");
     EXPECT_SCENE_ERROR("lights:\n  - {name: caf\xe9}\n", "bad.yaml:2:12", "not UTF-8");

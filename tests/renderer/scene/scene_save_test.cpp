@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <fstream>
 
 #include "renderer/output/output_file.h"
 #include "renderer/scene/scene_eval.h"
@@ -50,6 +51,31 @@ INSTANTIATE_TEST_SUITE_P(Scenes, SaveShipped, ::testing::ValuesIn(ShippedSceneFi
                          });
 
 TEST(SaveShippedScenes, AreAllFound) { EXPECT_GE(ShippedSceneFiles().size(), 7u); }
+
+// Dispersion is saved as written: an Abbe number with ior, or Cauchy's A and B without it.
+TEST(SaveScene, KeepsDispersionAsWritten) {
+    TempDir dir;
+    const std::string path = dir.Path("glass.yaml");
+    {
+        std::ofstream out(path);
+        out << "materials:\n"
+               "  flint: {type: glass, ior: 1.75, dispersion: {abbe: 18}}\n"
+               "  crown: {type: glass, dispersion: {cauchy: [1.5046, 0.0042]}}\n"
+               "objects:\n"
+               "  - {shape: {type: box}, material: flint}\n"
+               "  - {shape: {type: sphere}, material: crown}\n";
+    }
+    const Scene original = LoadScene(path);
+    const Material& crown = original.materials[1];
+    EXPECT_EQ(crown.dispersion.kind, Dispersion::Kind::cauchy);
+    EXPECT_NEAR(crown.ior, 1.5046 + 0.0042 / (0.5876 * 0.5876), 1e-6);
+    SaveScene(original, dir.Path("saved.yaml"));
+    const Scene loaded = LoadScene(dir.Path("saved.yaml"));
+    EXPECT_TRUE(loaded == original) << SceneToYaml(loaded, dir.Path());
+    const std::string text = SceneToYaml(loaded, dir.Path());
+    EXPECT_NE(text.find("dispersion: {abbe: 18}"), std::string::npos) << text;
+    EXPECT_NE(text.find("dispersion: {cauchy: [1.5046, 0.0042]}"), std::string::npos) << text;
+}
 
 TEST(SaveScene, KeepsMaterialsAsWrittenAndTheOpeningComment) {
     const Scene original = LoadScene(SourcePath("scenes/orbit.yaml"));
