@@ -45,8 +45,9 @@ void PhotonTracer::Trace(const SceneView& scene, const EmissionView& emission, c
     const uint32_t n = emission.lights.empty() ? 0u : settings.count;
     slots_.Resize(n, false);
     stored_.Resize(n, false);
-    ParallelFor(backend_, "photon trace", n, TracePhotonsPass{scene, emission, settings, Rng(settings.seed, settings.sample, kPhotonWavelengthPass, 0).NextU32(),
-                                 slots_.span(), stored_.span()});
+    const uint32_t wavelength_offset = Rng(settings.seed, settings.sample, kPhotonWavelengthPass, 0).NextU32();
+    ParallelFor(backend_, "photon trace", n,
+                TracePhotonsPass{scene, emission, settings, wavelength_offset, slots_.span(), stored_.span()});
     const uint32_t total = ExclusiveScanTotal<uint32_t>(backend_, stored_.span(), stored_.span());
     photons.Resize(total, false);
     ParallelFor(backend_, "photon gather", n,

@@ -105,8 +105,9 @@ struct FrameRenderer::State {
     // for it.
     EyeTreeSettings EyeTree() const {
         const bool one_path = settings.view == ShadeView::Photons || settings.view == ShadeView::KnnRadius;
+        const int wavelengths = dispersive ? (one_path ? 1 : kHeroWavelengths) : 0;
         return {settings.max_bounces, one_path || !has_glass ? 0 : settings.specular_splits,
-                settings.view == ShadeView::Full, dispersive};
+                settings.view == ShadeView::Full, wavelengths};
     }
 
     float DisplayScale() const { return caustica::DisplayScale(settings); }

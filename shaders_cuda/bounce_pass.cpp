@@ -23,7 +23,7 @@ CA_HD CA_INLINE FirstHit FirstHitOf(const SceneView& scene, const Hit& hit) {
 
 // Decides what each path of the queue becomes: a diffuse end, light it brings (an area light's it
 // meets before any surface, or the environment's when it leaves the scene), or children: two
-// where it splits, kHeroWavelengths + 1 where it meets dispersive glass (EyeTreeSettings).
+// where it splits, tree.wavelengths + 1 where it meets dispersive glass (EyeTreeSettings).
 // Writes the counts for the scan that places them.
 struct ClassifyHitsPass {
     SceneView scene;
@@ -59,7 +59,7 @@ struct ClassifyHitsPass {
         ++n;
     }
 
-    // A path of all wavelengths meets dispersive glass: it goes on as kHeroWavelengths paths of one
+    // A path of all wavelengths meets dispersive glass: it goes on as tree.wavelengths paths of one
     // wavelength each, the hero (from u) and its rotations, each with its share of the light, so a
     // sample's colour covers the spectrum (hero-wavelength sampling, Wilkie et al. 2014: the rotated
     // wavelengths cannot follow the hero's refraction, so each is traced as its own path). Where the
@@ -70,11 +70,11 @@ struct ClassifyHitsPass {
         const float u = rng.NextFloat();
         Rgb reflected_weight(0.0f);
         Vec3 reflected = s.shading_normal;
-        for (int j = 0; j < kHeroWavelengths; ++j) {
-            const float wavelength = HeroWavelength(u, j, kHeroWavelengths);
+        for (int j = 0; j < tree.wavelengths; ++j) {
+            const float wavelength = HeroWavelength(u, j, tree.wavelengths);
             const SpecularBranches b = SplitSpecular(s, direction, segment_length, wavelength);
             const Rgb share =
-                path.weight * b.weight * scene.spectrum.SampledWeight(wavelength) * (1.0f / kHeroWavelengths);
+                path.weight * b.weight * scene.spectrum.SampledWeight(wavelength) * (1.0f / float(tree.wavelengths));
             reflected = b.reflected;
             if (split) {
                 reflected_weight += share * b.reflectance;

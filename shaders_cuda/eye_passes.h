@@ -43,14 +43,16 @@ struct EyeTreeSettings {
                               // ones choose one with the Fresnel probability (0: every path is one path)
     bool emitted = true;      // paths that leave the scene bring the environment's radiance, and area
                               // lights are seen (the debug views leave both dark)
-    bool dispersive = false;  // some glass disperses: a path may split into kHeroWavelengths paths
+    int wavelengths = 0;      // the paths of one wavelength each that a path of all wavelengths becomes at
+                              // dispersive glass: kHeroWavelengths, 1 for the views of one path a
+                              // pixel; 0 where no glass disperses
 
     // The most children a path may have: two branches of a split, or the paths of each wavelength
     // and the reflection at dispersive glass.
-    CA_HD uint32_t ChildSlots() const { return dispersive ? uint32_t(kHeroWavelengths) + 1u : 2u; }
+    CA_HD uint32_t ChildSlots() const { return wavelengths > 1 ? uint32_t(wavelengths) + 1u : 2u; }
     // Whether a path of this bounce may have more than one child: it may split, or meet dispersive
     // glass (at any bounce).
-    CA_HD bool MayBranch(int bounce) const { return dispersive || bounce < specular_splits; }
+    CA_HD bool MayBranch(int bounce) const { return wavelengths > 1 || bounce < specular_splits; }
 };
 
 // A split's branch lighter than this (its weight's largest channel) goes on with probability
