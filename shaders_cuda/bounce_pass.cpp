@@ -46,16 +46,16 @@ struct ClassifyHitsPass {
     // sum unbiased while the tree stays small). It continues its parent's node until the pass that
     // places it gives it one of its own.
     CA_HD void AddChild(const EyePath& path, const SurfacePoint& s, Vec3 direction, Rgb weight, uint32_t id,
-                        float wavelength, bool roulette, Rng& rng, int i, uint32_t& n) const {
+                        uint32_t wavelength_code, bool roulette, Rng& rng, int i, uint32_t& n) const {
         const float heaviest = MaxComponent(weight);
         if (!(heaviest > 0.0f)) return;
         if (roulette && heaviest < kBranchCutoff) {
             if (rng.NextFloat() * kBranchCutoff >= heaviest) return;
             weight *= kBranchCutoff / heaviest;
         }
-        const EyePath child{OffsetOrigin(s.position, s.geometric_normal, direction), direction, weight, path.pixel, id,
-                            path.node, wavelength};
-        (n == 0 ? paths[i] : more_children[(tree.ChildSlots() - 1) * size_t(i) + n - 1]) = child;
+        EyePath& child = n == 0 ? paths[i] : more_children[(tree.ChildSlots() - 1) * size_t(i) + n - 1];
+        child = {OffsetOrigin(s.position, s.geometric_normal, direction), direction, weight, path.pixel, path.node, id,
+                 wavelength_code};
         ++n;
     }
 
@@ -71,28 +71,29 @@ struct ClassifyHitsPass {
         Rgb reflected_weight(0.0f);
         Vec3 reflected = s.shading_normal;
         for (int j = 0; j < tree.wavelengths; ++j) {
-            const float wavelength = HeroWavelength(u, j, tree.wavelengths);
+            const uint32_t code = EyePath::WavelengthCode(HeroWavelength(u, j, tree.wavelengths));
+            const float wavelength = EyePath::WavelengthOfCode(code);
             const SpecularBranches b = SplitSpecular(s, direction, segment_length, wavelength);
             const Rgb share =
                 path.weight * b.weight * scene.spectrum.SampledWeight(wavelength) * (1.0f / float(tree.wavelengths));
             reflected = b.reflected;
             if (split) {
                 reflected_weight += share * b.reflectance;
-                AddChild(path, s, b.refracted, share * (1.0f - b.reflectance), 2 * path.id + 2, wavelength, true, rng,
-                         i, n);
+                AddChild(path, s, b.refracted, share * (1.0f - b.reflectance), 2 * path.id + 2, code, true, rng, i,
+                         n);
             } else {
-                AddChild(path, s, rng.NextFloat() < b.reflectance ? b.reflected : b.refracted, share, path.id,
-                         wavelength, false, rng, i, n);
+                AddChild(path, s, rng.NextFloat() < b.reflectance ? b.reflected : b.refracted, share, path.id, code,
+                         false, rng, i, n);
             }
         }
-        if (split) AddChild(path, s, reflected, reflected_weight, 2 * path.id + 1, 0.0f, true, rng, i, n);
+        if (split) AddChild(path, s, reflected, reflected_weight, 2 * path.id + 1, 0u, true, rng, i, n);
     }
 
     // The item key of a path's random numbers: its pixel and id, and its wavelength (none: 0), so that
     // the paths of one wavelength split draw their own.
     CA_HD uint64_t PathKey(const EyePath& path) const {
-        return (uint64_t(order.Linear(path.pixel)) | uint64_t(path.id) << 32) ^
-               uint64_t(uint32_t(path.wavelength * 1024.0f)) << 40;
+        return uint64_t(order.Linear(path.pixel)) | uint64_t(path.id) << 32 |
+               uint64_t(path.wavelength_code) << (32 + kPathIdBits);
     }
 
     CA_HD void operator()(int i) const {
@@ -125,22 +126,22 @@ struct ClassifyHitsPass {
         if (bounce == tree.max_bounces) return;
         Rng rng(key.seed, key.sample, kBouncePass + uint32_t(bounce), PathKey(path));
         uint32_t n = 0;
-        if (path.wavelength == 0.0f && s.material->Dispersive()) {
+        if (path.wavelength_code == 0 && s.material->Dispersive()) {
             SplitWavelengths(path, ray.direction, s, hit.t, bounce < tree.specular_splits, rng, i, n);
             counts[i] = n;
             return;
         }
-        const SpecularBranches b = SplitSpecular(s, ray.direction, hit.t, path.wavelength);
+        const SpecularBranches b = SplitSpecular(s, ray.direction, hit.t, path.Wavelength());
         const Rgb weight = path.weight * b.weight;
         if (bounce < tree.specular_splits && b.reflectance < 1.0f) {
             // Whitted: both branches, each with its Fresnel share.
-            AddChild(path, s, b.reflected, weight * b.reflectance, 2 * path.id + 1, path.wavelength, true, rng, i, n);
-            AddChild(path, s, b.refracted, weight * (1.0f - b.reflectance), 2 * path.id + 2, path.wavelength, true, rng,
+            AddChild(path, s, b.reflected, weight * b.reflectance, 2 * path.id + 1, path.wavelength_code, true, rng, i, n);
+            AddChild(path, s, b.refracted, weight * (1.0f - b.reflectance), 2 * path.id + 2, path.wavelength_code, true, rng,
                      i, n);
         } else {
             // One branch, chosen with the Fresnel probability: the weight needs no Fresnel factor.
             const Vec3 direction = rng.NextFloat() < b.reflectance ? b.reflected : b.refracted;
-            AddChild(path, s, direction, weight, path.id, path.wavelength, false, rng, i, n);
+            AddChild(path, s, direction, weight, path.id, path.wavelength_code, false, rng, i, n);
         }
         counts[i] = n;
     }

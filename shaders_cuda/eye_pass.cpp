@@ -36,7 +36,7 @@ struct GenerateEyeRaysPass {
         }
         const Vec2 lens = camera.HasLens() ? LensSample(key, uint64_t(y) * camera.width + x) : Vec2(0.5f, 0.5f);
         const Ray ray = camera.Generate(float(x) + jx, float(y) + jy, lens);
-        paths[p] = {ray.origin, ray.direction, Rgb(1.0f), uint32_t(p), 0u, uint32_t(p), 0.0f};
+        paths[p] = {ray.origin, ray.direction, Rgb(1.0f), uint32_t(p), uint32_t(p), 0u, 0u};
     }
 };
 

@@ -27,24 +27,44 @@
 #include "core/vec.h"
 #include "kdtree/point/knn_batch.h"
 #include "kdtree/triangle/ray.h"
+#include "photon/spectrum.h"
 
 namespace caustica {
 
-// One branch of a pixel's ray tree: 64 bytes, aligned so that a thread moves it in four 16-byte
-// loads or stores.
+// The bits of a path's id: a pixel's tree splits at most SceneLimits::kMaxSpecularSplits = 16 times
+// on a path, so ids stay below 2^17.
+constexpr int kPathIdBits = 17;
+
+// One branch of a pixel's ray tree: 48 bytes, aligned so that a thread moves it in three 16-byte
+// loads or stores (at 64 bytes, with a float wavelength, eye-ray generation took 19 times as long
+// on an H100: docs/benchmarks-history.md).
 struct alignas(16) EyePath {
     Vec3 origin, direction;  // of its ray, which starts at t = 0 and is unbounded
     Rgb weight;      // the factors of the surfaces from the camera to here (tints, Fresnel shares,
                      // absorption)
     uint32_t pixel;  // in the frame's PixelOrder
-    uint32_t id;     // names the branch among its pixel's, for its random numbers: the camera ray 0, a
-                     // split's children 2 id + 1 (reflected) and 2 id + 2 (refracted), a path that
-                     // goes on alone keeps its parent's
     uint32_t node;   // its node in the tree (its own, or the one it continues)
-    float wavelength;  // nm, taken at the first dispersive glass (photon/spectrum.h); 0: all wavelengths
+    uint32_t id : kPathIdBits;  // names the branch among its pixel's, for its random numbers: the
+                     // camera ray 0, a split's children 2 id + 1 (reflected) and 2 id + 2 (refracted),
+                     // a path that goes on alone keeps its parent's
+    uint32_t wavelength_code : 32 - kPathIdBits;  // WavelengthCode of the wavelength it took at the
+                                                  // first dispersive glass; 0: all wavelengths
 
+    static constexpr float kCodeNm = (kWavelengthMax - kWavelengthMin) / float((1u << (32 - kPathIdBits)) - 2u);
+    // A wavelength in nm (within the sampled range, spectrum.h) as the nearest of 2^15 - 1 codes,
+    // 0.014 nm apart: a path bends and weighs its light by its code's wavelength, so the rounding
+    // moves the sample, not the estimate.
+    CA_HD static uint32_t WavelengthCode(float nm) {
+        const float x = (Min(Max(nm, kWavelengthMin), kWavelengthMax) - kWavelengthMin) / kCodeNm;
+        return 1u + uint32_t(x + 0.5f);
+    }
+    CA_HD static float WavelengthOfCode(uint32_t code) {
+        return code == 0 ? 0.0f : kWavelengthMin + float(code - 1u) * kCodeNm;
+    }
+    CA_HD float Wavelength() const { return WavelengthOfCode(wavelength_code); }
     CA_HD Ray ray() const { return Ray(origin, direction); }
 };
+static_assert(sizeof(EyePath) == 48, "an eye path is three 16-byte vectors");
 
 // Where a path ends on a diffuse surface: what shading needs (aligned as EyePath).
 struct alignas(16) DiffusePoint {

@@ -16,6 +16,7 @@
 #include "renderer/scene/scene_eval.h"
 #include "renderer/scene/scene_loader.h"
 #include "renderer/scene_to_frame.h"
+#include "shaders_cuda/eye_state.h"
 #include "tests/renderer/render_still.h"
 
 namespace caustica {
@@ -210,6 +211,27 @@ TEST(Dispersion, PhotonAndEyeRayOfOneWavelengthTakeTheSamePath) {
         EXPECT_EQ(returned, on_table) << nm << " nm";
         EXPECT_EQ(returned_elsewhere, 0) << nm << " nm";
     }
+}
+
+// An eye path keeps its wavelength in 15 bits beside its id: every code names one wavelength of the
+// sampled range, a wavelength moves by at most half a code's step, and the ids of the deepest tree
+// fit their bits.
+TEST(Dispersion, EyePathsKeepTheirWavelengthAndId) {
+    const uint32_t last = (1u << (32 - kPathIdBits)) - 1u;
+    EXPECT_EQ(EyePath::WavelengthOfCode(0), 0.0f);
+    EXPECT_EQ(EyePath::WavelengthOfCode(1), kWavelengthMin);
+    EXPECT_NEAR(EyePath::WavelengthOfCode(last), kWavelengthMax, 1e-3f);
+    for (uint32_t code = 1; code <= last; ++code) ASSERT_EQ(EyePath::WavelengthCode(EyePath::WavelengthOfCode(code)), code);
+    for (float u = 0.0f; u < 1.0f; u += 1.0f / 1024.0f) {
+        const float nm = SampleVisibleWavelength(u);
+        EXPECT_NEAR(EyePath::WavelengthOfCode(EyePath::WavelengthCode(nm)), nm, 0.5f * EyePath::kCodeNm + 1e-4f);
+    }
+    const uint32_t deepest_id = (2u << SceneLimits::kMaxSpecularSplits) - 2u;  // always the refracted child
+    EyePath path{};
+    path.id = deepest_id;
+    path.wavelength_code = last;
+    EXPECT_EQ(path.id, deepest_id);
+    EXPECT_EQ(path.wavelength_code, last);
 }
 
 // Glass that does not disperse leaves the frame as it was: a scene with an unused dispersive
