@@ -1,3 +1,5 @@
+#include <type_traits>
+
 #include "core/parallel_for.h"
 #include "core/primitives.h"
 #include "core/readback.h"
@@ -24,7 +26,9 @@ CA_HD CA_INLINE FirstHit FirstHitOf(const SceneView& scene, const Hit& hit) {
 // Decides what each path of the queue becomes: a diffuse end, light it brings (an area light's it
 // meets before any surface, or the environment's when it leaves the scene), or children: two
 // where it splits, tree.wavelengths + 1 where it meets dispersive glass (EyeTreeSettings).
-// Writes the counts for the scan that places them.
+// Writes the counts for the scan that places them. Scenes without dispersive glass run it without
+// the wavelength split (kDispersive false), as compact as before dispersion existed.
+template <bool kDispersive>
 struct ClassifyHitsPass {
     SceneView scene;
     Span<const LightSource> lights;
@@ -126,7 +130,7 @@ struct ClassifyHitsPass {
         if (bounce == tree.max_bounces) return;
         Rng rng(key.seed, key.sample, kBouncePass + uint32_t(bounce), PathKey(path));
         uint32_t n = 0;
-        if (path.wavelength_code == 0 && s.material->Dispersive()) {
+        if (kDispersive && path.wavelength_code == 0 && s.material->Dispersive()) {
             SplitWavelengths(path, ray.direction, s, hit.t, bounce < tree.specular_splits, rng, i, n);
             counts[i] = n;
             return;
@@ -226,10 +230,15 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const 
         }
         const uint32_t more_slots = tree.ChildSlots() - 1;
         state.more_children.Resize(splits ? size_t(more_slots) * n : 0, false);
-        ParallelFor(backend, "classify hits", n,
-                    ClassifyHitsPass{scene, lights, key, state.order, tree, bounce, state.paths.span(),
-                                     state.hits.span(), state.more_children.span(), counts,
-                                     state.tree_radiance.span(), state.diffuse.span(), state.first_hit.span()});
+        const auto classify = [&](auto dispersive) {
+            ParallelFor(backend, "classify hits", n,
+                        ClassifyHitsPass<decltype(dispersive)::value>{
+                            scene, lights, key, state.order, tree, bounce, state.paths.span(), state.hits.span(),
+                            state.more_children.span(), counts, state.tree_radiance.span(), state.diffuse.span(),
+                            state.first_hit.span()});
+        };
+        if (tree.wavelengths > 0) classify(std::true_type());
+        else classify(std::false_type());
         const uint64_t total = ScanCounts(backend, counts, state.totals);
         const uint32_t child_count = uint32_t(total), ends = uint32_t(total >> 32);
         state.next_paths.Resize(child_count, false);
