@@ -1,5 +1,7 @@
 #include "photon/photon_tracer.h"
 
+#include <type_traits>
+
 #include "core/parallel_for.h"
 #include "core/primitives.h"
 
@@ -9,6 +11,7 @@ namespace {
 constexpr uint32_t kPhotonPass = 1;  // the pass key of the photon random numbers
 constexpr uint32_t kPhotonWavelengthPass = 2;  // of the shift of a sample's photon wavelengths
 
+template <bool kDispersive>
 struct TracePhotonsPass {
     SceneView scene;
     EmissionView emission;
@@ -19,8 +22,8 @@ struct TracePhotonsPass {
     CA_HD void operator()(int i) const {
         Rng rng(settings.seed, settings.sample, kPhotonPass, uint64_t(i));
         const EmittedPhoton photon = EmitPhoton(emission, rng, uint32_t(i), settings.count);
-        const float wavelength_u = PhotonWavelengthU(uint32_t(i), wavelength_offset);
-        stored[i] = TracePhoton(scene, photon, wavelength_u, rng, settings.max_bounces, &slots[i]) ? 1u : 0u;
+        const float wavelength_u = kDispersive ? PhotonWavelengthU(uint32_t(i), wavelength_offset) : 0.0f;
+        stored[i] = TracePhoton<kDispersive>(scene, photon, wavelength_u, rng, settings.max_bounces, &slots[i]) ? 1u : 0u;
     }
 };
 
@@ -46,8 +49,13 @@ void PhotonTracer::Trace(const SceneView& scene, const EmissionView& emission, c
     slots_.Resize(n, false);
     stored_.Resize(n, false);
     const uint32_t wavelength_offset = Rng(settings.seed, settings.sample, kPhotonWavelengthPass, 0).NextU32();
-    ParallelFor(backend_, "photon trace", n,
-                TracePhotonsPass{scene, emission, settings, wavelength_offset, slots_.span(), stored_.span()});
+    const auto trace = [&](auto dispersive) {
+        ParallelFor(backend_, "photon trace", n,
+                    TracePhotonsPass<decltype(dispersive)::value>{scene, emission, settings, wavelength_offset,
+                                                                  slots_.span(), stored_.span()});
+    };
+    if (scene.Disperses()) trace(std::true_type());
+    else trace(std::false_type());
     const uint32_t total = ExclusiveScanTotal<uint32_t>(backend_, stored_.span(), stored_.span());
     photons.Resize(total, false);
     ParallelFor(backend_, "photon gather", n,

@@ -48,7 +48,9 @@ CA_HD CA_INLINE float PhotonWavelengthU(uint32_t index, uint32_t offset) {
 // Traces one photon; returns true and fills *stored when it lands on a diffuse surface after at
 // least one specular bounce. A photon is light of all wavelengths until it meets dispersive glass;
 // there it takes the wavelength SampleVisibleWavelength(wavelength_u), and its power the colour of
-// that wavelength (spectrum.h).
+// that wavelength (spectrum.h). kDispersive false leaves that out, for scenes whose glass does not
+// disperse (their photons then trace as fast as before dispersion existed).
+template <bool kDispersive>
 CA_HD CA_INLINE bool TracePhoton(const SceneView& scene, EmittedPhoton photon, float wavelength_u, Rng& rng,
                                  int max_bounces, Photon* stored) {
     Ray ray(photon.origin, photon.direction);
@@ -66,7 +68,7 @@ CA_HD CA_INLINE bool TracePhoton(const SceneView& scene, EmittedPhoton photon, f
             return true;
         }
         if (bounce == max_bounces) return false;
-        if (wavelength == 0.0f && p.material->Dispersive()) {
+        if (kDispersive && wavelength == 0.0f && p.material->Dispersive()) {
             wavelength = SampleVisibleWavelength(wavelength_u);
             power *= scene.spectrum.SampledWeight(wavelength);
         }

@@ -37,7 +37,9 @@ struct SceneView {
     Span<const uint32_t> texels;  // RGBA8 sRGB, all textures one after another
     SahTreeView tree;
     EnvironmentView environment;  // what rays that leave the scene see
-    SpectrumView spectrum;        // the colour of light of one wavelength (needed where glass disperses)
+    SpectrumView spectrum;        // the colour of light of one wavelength: empty unless some glass disperses
+
+    bool Disperses() const { return !spectrum.rgb.empty(); }
 
     CA_HD Hit Closest(const Ray& ray) const { return FindClosestHit(tree, triangles.data(), ray); }
     CA_HD bool Occluded(const Ray& ray) const { return IsOccluded(tree, triangles.data(), ray); }

@@ -116,7 +116,7 @@ struct FrameRenderer::State {
         EnvironmentView sky = environment;
         sky.texels = environment_texels.span();
         return {triangles.span(), shading.span(), materials.span(), textures.span(), texels.span(),
-                geometry_tree.View(), sky, SpectrumView{spectrum.span()}};
+                geometry_tree.View(), sky, SpectrumView{dispersive ? spectrum.span() : Span<const Rgb>()}};
     }
 };
 

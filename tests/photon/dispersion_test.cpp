@@ -195,7 +195,7 @@ TEST(Dispersion, PhotonAndEyeRayOfOneWavelengthTakeTheSamePath) {
             Rng rng(seed, 0, 0, 0);
             const EmittedPhoton photon{spot.position, spot.direction, Rgb(1.0f)};
             Photon landed;
-            if (!TracePhoton(scene, photon, u, rng, 8, &landed)) continue;
+            if (!TracePhoton<true>(scene, photon, u, rng, 8, &landed)) continue;
             if (landed.position.y > 1e-3f) continue;  // it reflected inside and fell on the stand
             ++on_table;
             const auto back_to_light = [&](float eye_nm) {
