@@ -151,7 +151,7 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
         s.waves.Upload(frame.waves);
         size_t vertices = 0;
         for (const HeightfieldView& f : s.heightfields)
-            vertices = std::max(vertices, size_t(f.quads_x + 1) * (f.quads_z + 1));
+            vertices = std::max(vertices, size_t(f.grid.quads_x + 1) * (f.grid.quads_z + 1));
         s.heightfield_heights.Resize(vertices, false);
         s.geometry_id = frame.geometry_id;
     }

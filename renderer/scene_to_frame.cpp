@@ -201,10 +201,7 @@ void ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, F
         if (!object.animated_shape) continue;
         const Shape& shape = object.shape;
         HeightfieldView f;
-        f.quads_x = uint32_t(shape.resolution_x);
-        f.quads_z = uint32_t(shape.resolution_z);
-        f.size_x = shape.size.x;
-        f.size_z = shape.size.z;
+        f.grid = HeightfieldGrid(shape);
         f.first_base_height = uint32_t(in.heightfield_base.size());
         const std::vector<float> base = HeightfieldBaseHeights(shape);
         in.heightfield_base.insert(in.heightfield_base.end(), base.begin(), base.end());

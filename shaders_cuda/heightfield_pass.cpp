@@ -5,13 +5,6 @@
 namespace caustica {
 namespace {
 
-CA_HD CA_INLINE float GridX(const HeightfieldView& f, uint32_t i) {
-    return (float(i) / float(f.quads_x) - 0.5f) * f.size_x;
-}
-CA_HD CA_INLINE float GridZ(const HeightfieldView& f, uint32_t j) {
-    return (float(j) / float(f.quads_z) - 0.5f) * f.size_z;
-}
-
 // The height of each grid vertex: its static height plus the waves'.
 struct HeightsPass {
     HeightfieldView field;
@@ -20,9 +13,9 @@ struct HeightsPass {
     double time;
     Span<float> heights;
     CA_HD void operator()(int v) const {
-        const uint32_t row = field.quads_x + 1, i = uint32_t(v) % row, j = uint32_t(v) / row;
-        heights[v] = SineWavesHeight(waves.data() + field.first_wave, int(field.wave_count), GridX(field, i),
-                                     GridZ(field, j), time) +
+        const HeightGrid& g = field.grid;
+        const uint32_t i = uint32_t(v) % (g.quads_x + 1), j = uint32_t(v) / (g.quads_x + 1);
+        heights[v] = SineWavesHeight(waves.data() + field.first_wave, int(field.wave_count), g.X(i), g.Z(j), time) +
                      base_heights[field.first_base_height + uint32_t(v)];
     }
 };
@@ -33,17 +26,6 @@ struct QuadTrianglesPass {
     Span<const float> heights;
     Span<Triangle> triangles;
     Span<TriangleShading> shading;
-
-    CA_HD float Height(uint32_t i, uint32_t j) const { return heights[j * (field.quads_x + 1) + i]; }
-
-    // Shading normal from central differences of the grid heights (one-sided at the border).
-    CA_HD Vec3 GridNormal(uint32_t i, uint32_t j) const {
-        const uint32_t i0 = i > 0 ? i - 1 : 0, i1 = i < field.quads_x ? i + 1 : field.quads_x;
-        const uint32_t j0 = j > 0 ? j - 1 : 0, j1 = j < field.quads_z ? j + 1 : field.quads_z;
-        const float dhdx = (Height(i1, j) - Height(i0, j)) / (GridX(field, i1) - GridX(field, i0));
-        const float dhdz = (Height(i, j1) - Height(i, j0)) / (GridZ(field, j1) - GridZ(field, j0));
-        return Normalize(Vec3(-dhdx, 1, -dhdz));
-    }
 
     CA_HD Vec3 WorldPoint(Vec3 p) const {
         return Vec3(Dot(field.rows[0], p), Dot(field.rows[1], p), Dot(field.rows[2], p)) + field.translate;
@@ -56,10 +38,10 @@ struct QuadTrianglesPass {
     }
 
     CA_HD void operator()(int q) const {
-        const uint32_t i = uint32_t(q) % field.quads_x, j = uint32_t(q) / field.quads_x;
-        // Counter-clockwise seen from +y: (i, j), (i, j+1), (i+1, j+1), (i+1, j); triangles (0, 1, 2)
-        // and (0, 2, 3), their last two corners swapped under a mirroring transform.
-        const uint32_t ci[4] = {i, i, i + 1, i + 1}, cj[4] = {j, j + 1, j + 1, j};
+        const HeightGrid& g = field.grid;
+        const uint32_t i = uint32_t(q) % g.quads_x, j = uint32_t(q) / g.quads_x;
+        // Triangles (0, 1, 2) and (0, 2, 3) of the quad's corners, their last two corners swapped
+        // under a mirroring transform.
         const int quad_corner[2][3] = {{0, 1, 2}, {0, 2, 3}};
         for (int half = 0; half < 2; ++half) {
             const uint32_t t = field.first_triangle + 2 * uint32_t(q) + uint32_t(half);
@@ -67,9 +49,10 @@ struct QuadTrianglesPass {
             Vec2 uv[3];
             for (int c = 0; c < 3; ++c) {
                 const int k = quad_corner[half][c == 0 || !field.mirrored ? c : 3 - c];
-                p[c] = WorldPoint(Vec3(GridX(field, ci[k]), Height(ci[k], cj[k]), GridZ(field, cj[k])));
-                n[c] = WorldNormal(GridNormal(ci[k], cj[k]));
-                uv[c] = Vec2(float(ci[k]) / float(field.quads_x), float(cj[k]) / float(field.quads_z));
+                const uint32_t ci = i + QuadCornerI(k), cj = j + QuadCornerJ(k);
+                p[c] = WorldPoint(Vec3(g.X(ci), heights[g.Vertex(ci, cj)], g.Z(cj)));
+                n[c] = WorldNormal(g.Normal(heights.data(), ci, cj));
+                uv[c] = g.Uv(ci, cj);
             }
             triangles[t] = {p[0], p[1], p[2]};
             shading[t] = {n[0], n[1], n[2], uv[0], uv[1], uv[2], field.material};
@@ -83,9 +66,9 @@ void RunHeightfieldPasses(const Backend& backend, const std::vector<HeightfieldV
                           Span<const float> base_heights, Span<const SineWave> waves, double time_seconds,
                           Span<float> heights, Span<Triangle> triangles, Span<TriangleShading> shading) {
     for (const HeightfieldView& f : views) {
-        ParallelFor(backend, "heightfield heights", size_t(f.quads_x + 1) * (f.quads_z + 1),
+        ParallelFor(backend, "heightfield heights", size_t(f.grid.quads_x + 1) * (f.grid.quads_z + 1),
                     HeightsPass{f, base_heights, waves, time_seconds, heights});
-        ParallelFor(backend, "heightfield triangles", size_t(f.quads_x) * f.quads_z,
+        ParallelFor(backend, "heightfield triangles", size_t(f.grid.quads_x) * f.grid.quads_z,
                     QuadTrianglesPass{f, heights, triangles, shading});
     }
 }

@@ -2,14 +2,14 @@
 // their parameters: the frame renderer uploads each one's grid, static heights and waves once, and
 // the pass writes its world-space triangles and shading at the frame's time into the scene's
 // arrays, where the host left room for them. The triangles are those of the host's shape
-// generation (renderer/scene/shapes.cpp): quads (i, j), (i, j+1), (i+1, j+1), (i+1, j) split along
-// the first diagonal, shading normals from central differences of the grid heights.
+// generation (renderer/scene/shapes.cpp): both follow core/height_grid.h.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "core/backend.h"
+#include "core/height_grid.h"
 #include "core/sine_waves.h"
 #include "core/span.h"
 #include "core/vec.h"
@@ -19,9 +19,8 @@
 namespace caustica {
 
 struct HeightfieldView {
-    uint32_t quads_x = 0, quads_z = 0;
-    float size_x = 0, size_z = 0;
-    uint32_t first_base_height = 0;  // (quads_x + 1) (quads_z + 1) static heights (an image's), row by row
+    HeightGrid grid;
+    uint32_t first_base_height = 0;  // the grid's static heights (an image's), one a vertex
     uint32_t first_wave = 0, wave_count = 0;
     Vec3 rows[3], translate;         // the object's transform: world = rows . p + translate
     Vec3 normal_rows[3];             // rows proportional to its inverse transpose
@@ -32,7 +31,7 @@ struct HeightfieldView {
 
 // Writes each height field's triangles and shading at time_seconds into the scene's arrays (in
 // the backend's memory, as base_heights and waves). heights is scratch of at least the largest
-// grid's (quads_x + 1) (quads_z + 1) vertices.
+// grid's vertices.
 void RunHeightfieldPasses(const Backend& backend, const std::vector<HeightfieldView>& views,
                           Span<const float> base_heights, Span<const SineWave> waves, double time_seconds,
                           Span<float> heights, Span<Triangle> triangles, Span<TriangleShading> shading);

@@ -246,43 +246,31 @@ float SampleImage(const HeightImage& image, float u, float v) {
 }
 
 void Heightfield(MeshBuilder& b, const Shape& s, double time) {
-    const int nx = s.resolution_x, nz = s.resolution_z;
-    const float sx = s.size.x, sz = s.size.z;
+    const HeightGrid g = HeightfieldGrid(s);
     std::vector<float> height = HeightfieldBaseHeights(s);
-    auto h = [&](int i, int j) -> float& { return height[static_cast<std::size_t>(j) * (nx + 1) + i]; };
-    auto x_at = [&](int i) { return (static_cast<float>(i) / nx - 0.5f) * sx; };
-    auto z_at = [&](int j) { return (static_cast<float>(j) / nz - 0.5f) * sz; };
-    for (int j = 0; j <= nz; ++j)
-        for (int i = 0; i <= nx; ++i) h(i, j) = WaveHeight(s.waves, x_at(i), z_at(j), time) + h(i, j);
+    for (uint32_t j = 0; j <= g.quads_z; ++j)
+        for (uint32_t i = 0; i <= g.quads_x; ++i) height[g.Vertex(i, j)] += WaveHeight(s.waves, g.X(i), g.Z(j), time);
     b.mesh.positions.reserve(height.size());
-    for (int j = 0; j <= nz; ++j)
-        for (int i = 0; i <= nx; ++i) b.Vertex({x_at(i), h(i, j), z_at(j)});
-    // Shading normals from central differences of the grid heights (one-sided at the border).
+    for (uint32_t j = 0; j <= g.quads_z; ++j)
+        for (uint32_t i = 0; i <= g.quads_x; ++i) b.Vertex({g.X(i), height[g.Vertex(i, j)], g.Z(j)});
     std::vector<Vec3> normal(height.size());
-    for (int j = 0; j <= nz; ++j) {
-        for (int i = 0; i <= nx; ++i) {
-            const int i0 = std::max(i - 1, 0), i1 = std::min(i + 1, nx), j0 = std::max(j - 1, 0), j1 = std::min(j + 1, nz);
-            const float dhdx = (h(i1, j) - h(i0, j)) / (x_at(i1) - x_at(i0));
-            const float dhdz = (h(i, j1) - h(i, j0)) / (z_at(j1) - z_at(j0));
-            normal[static_cast<std::size_t>(j) * (nx + 1) + i] = Normalize(Vec3(-dhdx, 1, -dhdz));
-        }
-    }
-    const std::size_t triangles = static_cast<std::size_t>(2) * nx * nz;
+    for (uint32_t j = 0; j <= g.quads_z; ++j)
+        for (uint32_t i = 0; i <= g.quads_x; ++i) normal[g.Vertex(i, j)] = g.Normal(height.data(), i, j);
+    const std::size_t triangles = static_cast<std::size_t>(2) * g.quads_x * g.quads_z;
     b.mesh.indices.reserve(3 * triangles);
     b.mesh.corner_normals.reserve(3 * triangles);
     b.mesh.corner_uvs.reserve(3 * triangles);
     b.mesh.triangle_materials.reserve(triangles);
-    for (int j = 0; j < nz; ++j) {
-        for (int i = 0; i < nx; ++i) {
-            // Counter-clockwise seen from +y: (i, j), (i, j+1), (i+1, j+1), (i+1, j).
-            const int ci[4] = {i, i, i + 1, i + 1}, cj[4] = {j, j + 1, j + 1, j};
+    for (uint32_t j = 0; j < g.quads_z; ++j) {
+        for (uint32_t i = 0; i < g.quads_x; ++i) {
             std::uint32_t v[4];
             Vec3 n[4];
             Vec2 t[4];
             for (int c = 0; c < 4; ++c) {
-                v[c] = static_cast<std::uint32_t>(cj[c] * (nx + 1) + ci[c]);
+                const uint32_t ci = i + QuadCornerI(c), cj = j + QuadCornerJ(c);
+                v[c] = g.Vertex(ci, cj);
                 n[c] = normal[v[c]];
-                t[c] = Vec2(static_cast<float>(ci[c]) / nx, static_cast<float>(cj[c]) / nz);
+                t[c] = g.Uv(ci, cj);
             }
             b.Quad(v, n, t);
         }
@@ -295,14 +283,19 @@ float WaveHeight(const std::vector<Wave>& waves, float x, float z, double time) 
     return SineWavesHeight(waves.data(), int(waves.size()), x, z, time);
 }
 
+HeightGrid HeightfieldGrid(const Shape& s) {
+    return {uint32_t(s.resolution_x), uint32_t(s.resolution_z), s.size.x, s.size.z};
+}
+
 std::vector<float> HeightfieldBaseHeights(const Shape& s) {
-    const int nx = s.resolution_x, nz = s.resolution_z;
-    std::vector<float> base(static_cast<std::size_t>(nx + 1) * (nz + 1), 0.0f);
+    const HeightGrid g = HeightfieldGrid(s);
+    std::vector<float> base(static_cast<std::size_t>(g.quads_x + 1) * (g.quads_z + 1), 0.0f);
     if (s.image)
-        for (int j = 0; j <= nz; ++j)
-            for (int i = 0; i <= nx; ++i)
-                base[static_cast<std::size_t>(j) * (nx + 1) + i] =
-                    s.image_height * SampleImage(*s.image, static_cast<float>(i) / nx, static_cast<float>(j) / nz);
+        for (uint32_t j = 0; j <= g.quads_z; ++j)
+            for (uint32_t i = 0; i <= g.quads_x; ++i) {
+                const Vec2 uv = g.Uv(i, j);
+                base[g.Vertex(i, j)] = s.image_height * SampleImage(*s.image, uv.x, uv.y);
+            }
     return base;
 }
 

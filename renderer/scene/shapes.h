@@ -6,6 +6,7 @@
 
 #include <cstddef>
 
+#include "core/height_grid.h"
 #include "renderer/scene/scene.h"
 
 namespace caustica {
@@ -30,6 +31,9 @@ float WaveHeight(const std::vector<Wave>& waves, float x, float z, double time);
 
 // Whether a height field's surface changes with time.
 bool ShapeIsAnimated(const Shape& shape);
+
+// A height field's grid of vertices (core/height_grid.h).
+HeightGrid HeightfieldGrid(const Shape& shape);
 
 // A height field's static heights (its image's; 0 without one) at its (resolution_x + 1)
 // (resolution_z + 1) grid vertices, row by row along x; the waves add to them.
