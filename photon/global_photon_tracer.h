@@ -50,6 +50,7 @@ CA_HD CA_INLINE void TraceGlobalPhoton(const SceneView& scene, EmittedPhoton pho
                                        Store& store) {
     Ray ray(photon.origin, photon.direction);
     Rgb power = photon.power;
+    float wavelength = 0.0f;  // nm; 0: all (photon_tracer.h)
     int specular = 0;
     for (int diffuse = 0; diffuse <= kMaxDiffuseBounces;) {
         const Hit hit = scene.Closest(ray);
@@ -66,7 +67,8 @@ CA_HD CA_INLINE void TraceGlobalPhoton(const SceneView& scene, EmittedPhoton pho
             ++diffuse;
         } else {
             if (specular++ == max_bounces) return;
-            const SpecularEvent e = ScatterSpecular(p, ray.direction, hit.t, rng.NextFloat());
+            if (scene.TakesWavelength(*p.material, wavelength)) scene.TakeWavelength(rng.NextFloat(), &wavelength, &power);
+            const SpecularEvent e = ScatterSpecular(p, ray.direction, hit.t, rng.NextFloat(), wavelength);
             power *= e.weight;
             direction = e.direction;
         }

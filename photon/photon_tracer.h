@@ -68,10 +68,8 @@ CA_HD CA_INLINE bool TracePhoton(const SceneView& scene, EmittedPhoton photon, f
             return true;
         }
         if (bounce == max_bounces) return false;
-        if (kDispersive && wavelength == 0.0f && p.material->Dispersive()) {
-            wavelength = SampleVisibleWavelength(wavelength_u);
-            power *= scene.spectrum.SampledWeight(wavelength);
-        }
+        if (kDispersive && scene.TakesWavelength(*p.material, wavelength))
+            scene.TakeWavelength(wavelength_u, &wavelength, &power);
         const SpecularEvent e = ScatterSpecular(p, ray.direction, hit.t, rng.NextFloat(), wavelength);
         power *= e.weight;
         if (!(MaxComponent(power) > 0.0f)) return false;

@@ -40,6 +40,15 @@ struct SceneView {
     SpectrumView spectrum;        // the colour of light of one wavelength: empty unless some glass disperses
 
     bool Disperses() const { return !spectrum.rgb.empty(); }
+    // Light of all wavelengths (wavelength 0) takes one where it first meets dispersive glass:
+    // SampleVisibleWavelength(u), its weight then the colour of that wavelength (spectrum.h).
+    CA_HD bool TakesWavelength(const SurfaceMaterial& m, float wavelength) const {
+        return wavelength == 0.0f && m.Dispersive();
+    }
+    CA_HD void TakeWavelength(float u, float* wavelength, Rgb* weight) const {
+        *wavelength = SampleVisibleWavelength(u);
+        *weight *= spectrum.SampledWeight(*wavelength);
+    }
 
     CA_HD Hit Closest(const Ray& ray) const { return FindClosestHit(tree, triangles.data(), ray); }
     CA_HD bool Occluded(const Ray& ray) const { return IsOccluded(tree, triangles.data(), ray); }

@@ -38,6 +38,7 @@ struct PathTracePass {
         Hit hit = hits[i];
         Rgb weight(1.0f), sum(0.0f);
         bool sees_lights = true;  // the camera ray, or a specular bounce's: no shadow ray brought their light
+        float wavelength = 0.0f;  // nm; 0: all (photon/photon_tracer.h)
         int specular = 0;
         for (int diffuse = 0; diffuse <= kMaxDiffuseBounces;) {
             // Area lights block nothing: a path that has had its light by a shadow ray goes through.
@@ -63,7 +64,9 @@ struct PathTracePass {
                 ++diffuse;
             } else {
                 if (specular++ == max_specular) break;
-                const SpecularEvent e = ScatterSpecular(p, ray.direction, hit.t, rng.NextFloat());
+                if (scene.TakesWavelength(*p.material, wavelength))
+                    scene.TakeWavelength(rng.NextFloat(), &wavelength, &weight);
+                const SpecularEvent e = ScatterSpecular(p, ray.direction, hit.t, rng.NextFloat(), wavelength);
                 weight *= e.weight;
                 direction = e.direction;
                 sees_lights = true;

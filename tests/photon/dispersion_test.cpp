@@ -9,6 +9,7 @@
 
 #include "core/rng.h"
 #include "kdtree/triangle/bfs_builder.h"
+#include "photon/global_photon_tracer.h"
 #include "photon/photon_tracer.h"
 #include "photon/scatter.h"
 #include "photon/spectrum.h"
@@ -176,6 +177,48 @@ objects:
     EXPECT_EQ(plain.x, plain.y);
     EXPECT_EQ(plain.x, plain.z);
     for (const float c : {dispersed.x, dispersed.y, dispersed.z}) EXPECT_NEAR(c / plain.x, 1.0f, 0.01f);
+}
+
+// Global photons (indirect light) take a wavelength at dispersive glass too: photons sent down
+// from under a ceiling through a slab to the floor, scattered back up and stored on the ceiling,
+// sum to white through a dispersive slab, to what a slab of n_d passes (within 2%), and spread their
+// colours: single stored photons are not white.
+TEST(Dispersion, GlobalPhotonsThroughADispersiveSlabStayWhite) {
+    const auto stored = [](const std::string& dispersion, int* coloured) {
+        const CpuScene cpu(testing::SceneFromYaml(R"(
+lights: [{type: point, position: [0, 1.5, 0], power: 1}]
+materials:
+  white: {type: diffuse, color: [0.8, 0.8, 0.8]}
+  glass: {type: glass, ior: 1.5)" + dispersion + R"(}
+objects:
+  - {shape: {type: plane, size: [40, 40]}, material: white}
+  - {shape: {type: plane, size: [40, 40]}, material: white, transform: {translate: [0, 2, 0], rotate: [180, 0, 0]}}
+  - {shape: {type: box, size: [40, 0.1, 40]}, material: glass, transform: {translate: [0, 1, 0]}}
+)",
+                                                  "slab.yaml"));
+        const SceneView scene = cpu.View();
+        double sum[3] = {0, 0, 0};
+        *coloured = 0;
+        for (uint64_t i = 0; i < 200000; ++i) {
+            Rng rng(7, 0, 0, i);
+            const EmittedPhoton photon{Vec3(0.0f, 1.9f, 0.0f), Vec3(0.0f, -1.0f, 0.0f), Rgb(1.0f)};
+            const auto store = [&](const Photon& p, Vec3) {
+                if (p.position.y < 1.9f) return;  // the ceiling's only
+                sum[0] += p.power.x;
+                sum[1] += p.power.y;
+                sum[2] += p.power.z;
+                *coloured += p.power.x != p.power.y || p.power.y != p.power.z;
+            };
+            TraceGlobalPhoton(scene, photon, rng, 8, store);
+        }
+        return Rgb(float(sum[0]), float(sum[1]), float(sum[2]));
+    };
+    int plain_coloured = 0, dispersed_coloured = 0;
+    const Rgb plain = stored("", &plain_coloured), dispersed = stored(", dispersion: {abbe: 30}", &dispersed_coloured);
+    ASSERT_GT(plain.x, 0.0f);
+    EXPECT_EQ(plain_coloured, 0);
+    EXPECT_GT(dispersed_coloured, 10000);
+    for (const float c : {dispersed.x, dispersed.y, dispersed.z}) EXPECT_NEAR(c / plain.x, 1.0f, 0.02f);
 }
 
 // A photon of one wavelength from the prism scene's spot light crosses the prism and lands on the
