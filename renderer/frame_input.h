@@ -13,6 +13,7 @@
 #include "photon/surface.h"
 #include "shaders_cuda/camera_view.h"
 #include "shaders_cuda/heightfield_pass.h"
+#include "shaders_cuda/moving_object_pass.h"
 
 namespace caustica {
 
@@ -40,6 +41,12 @@ struct FrameInput {
     std::vector<HeightfieldView> heightfields;
     std::vector<float> heightfield_base;  // their static heights
     std::vector<SineWave> waves;
+    // Objects that move as a whole (keyframes, an orbit): the frame renderer places their
+    // object-space triangles and shading at 'time' over the ones above
+    // (shaders_cuda/moving_object_pass.h). Part of the geometry but for the placements.
+    std::vector<MovingObjectView> moving_objects;
+    std::vector<Triangle> moving_base;
+    std::vector<TriangleShading> moving_base_shading;
     double time = 0;
     CameraView camera;
     Rgb ambient{0.0f};

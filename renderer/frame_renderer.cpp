@@ -57,6 +57,9 @@ struct FrameRenderer::State {
     std::vector<HeightfieldView> heightfields;  // generated over their triangles every Prepare
     Buffer<float> heightfield_base, heightfield_heights;
     Buffer<SineWave> waves;
+    std::vector<MovingObjectView> moving_objects;  // placed over their triangles every Prepare
+    Buffer<Triangle> moving_base;
+    Buffer<TriangleShading> moving_base_shading;
     Buffer<SurfaceMaterial> materials;
     Buffer<TextureView> textures;
     Buffer<uint32_t> texels;
@@ -94,10 +97,10 @@ struct FrameRenderer::State {
     std::unique_ptr<WorkerThread> eye_thread;  // last: it finishes its task before the rest goes
 
     explicit State(const Backend& b)
-        : backend(b), triangles(b), shading(b), heightfield_base(b), heightfield_heights(b), waves(b), materials(b),
-          textures(b), texels(b), environment_texels(b), spectrum(b), lights(b), emission(b), global_emission(b), geometry_builder(b), geometry_tree(b),
-          photon_tracer(b), photons(b), photon_map(b), global_tracer(b), global_photons(b), global_normals(b),
-          global_map(b), eye(b), indirect(b), sum(b), display(b), eye_backend(b.Background()),
+        : backend(b), triangles(b), shading(b), heightfield_base(b), heightfield_heights(b), waves(b), moving_base(b),
+          moving_base_shading(b), materials(b), textures(b), texels(b), environment_texels(b), spectrum(b), lights(b),
+          emission(b), global_emission(b), geometry_builder(b), geometry_tree(b), photon_tracer(b), photons(b),
+          photon_map(b), global_tracer(b), global_photons(b), global_normals(b), global_map(b), eye(b), indirect(b), sum(b), display(b), eye_backend(b.Background()),
           eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
 
     // The views that show one photon query's value per pixel follow one path per pixel: a sum over a
@@ -146,21 +149,27 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
     if (frame.geometry_id == 0 || frame.geometry_id != s.geometry_id) {
         s.triangles.Upload(frame.triangles);
         s.shading.Upload(frame.shading);
-        s.heightfields = frame.heightfields;
         s.heightfield_base.Upload(frame.heightfield_base);
         s.waves.Upload(frame.waves);
+        s.moving_base.Upload(frame.moving_base);
+        s.moving_base_shading.Upload(frame.moving_base_shading);
         size_t vertices = 0;
-        for (const HeightfieldView& f : s.heightfields)
+        for (const HeightfieldView& f : frame.heightfields)
             vertices = std::max(vertices, size_t(f.grid.quads_x + 1) * (f.grid.quads_z + 1));
         s.heightfield_heights.Resize(vertices, false);
         s.geometry_id = frame.geometry_id;
     }
-    s.times.height_fields = 0;
-    if (!s.heightfields.empty()) {
+    // The placements change every frame; what they place was uploaded with the geometry.
+    s.heightfields = frame.heightfields;
+    s.moving_objects = frame.moving_objects;
+    s.times.moving_geometry = 0;
+    if (!s.heightfields.empty() || !s.moving_objects.empty()) {
         Stopwatch clock(s.backend);
+        RunMovingObjectPasses(s.backend, s.moving_objects, s.moving_base.span(), s.moving_base_shading.span(),
+                              s.triangles.span(), s.shading.span());
         RunHeightfieldPasses(s.backend, s.heightfields, s.heightfield_base.span(), s.waves.span(), frame.time,
                              s.heightfield_heights.span(), s.triangles.span(), s.shading.span());
-        s.times.height_fields = clock.ElapsedMs();
+        s.times.moving_geometry = clock.ElapsedMs();
     }
     s.frame_lights = frame.lights;
     for (LightSource& l : s.frame_lights) l.shadow_rays = l.IsArea() ? uint32_t(settings.shadow_samples) : 1u;
@@ -189,7 +198,7 @@ void FrameRenderer::AddSample() {
     const uint32_t sample = s.settings.first_sample + s.samples;
     const SampleKey key{s.settings.seed, sample};
     // The passes this sample skips show as 0.
-    s.times = PassTimes{s.times.height_fields, s.times.geometry_tree};
+    s.times = PassTimes{s.times.moving_geometry, s.times.geometry_tree};
     Stopwatch clock(s.backend);  // also: the geometry tree is complete before either chain reads it
 
     if (s.settings.integrator == Integrator::Path) {

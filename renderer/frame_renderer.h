@@ -65,11 +65,11 @@ ToneMap DisplayToneMap(const RenderSettings& settings);
 // The image of 'samples' samples whose float sum is 'sum': their mean times display_scale.
 Image ImageOfSum(const Image& sum, uint32_t samples, float display_scale);
 
-// Milliseconds spent in each pass of the last sample (height_fields and geometry_tree: of the last
-// Prepare). On the GPU the eye, bounce and shadow passes run beside photon tracing and the photon
+// Milliseconds spent in each pass of the last sample (moving_geometry, the moving objects and
+// water placed on the device, and geometry_tree: of the last Prepare). On the GPU the eye, bounce and shadow passes run beside photon tracing and the photon
 // tree, so the frame takes less than the sum.
 struct PassTimes {
-    double height_fields = 0, geometry_tree = 0, photon_trace = 0, photon_tree = 0, global_trace = 0, global_tree = 0,
+    double moving_geometry = 0, geometry_tree = 0, photon_trace = 0, photon_tree = 0, global_trace = 0, global_tree = 0,
            eye = 0, bounces = 0, shadow = 0, shade = 0, indirect = 0, composite = 0;
 };
 

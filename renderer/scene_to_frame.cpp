@@ -189,10 +189,7 @@ void ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, F
             s.material = uint32_t(frame.triangle_material[t]);
         }
     });
-    in.specular.clear();
-    for (const SpecularObject& o : SpecularObjects(scene, frame))
-        in.specular.push_back({o.bounds.Center(), 0.5f * Length(o.bounds.Extent())});
-    in.bounds = frame.bounds;
+    BoundsToFrameInput(scene, frame, input);
     in.heightfields.clear();
     in.heightfield_base.clear();
     in.waves.clear();
@@ -208,19 +205,51 @@ void ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, F
         f.first_wave = uint32_t(in.waves.size());
         f.wave_count = uint32_t(shape.waves.size());
         in.waves.insert(in.waves.end(), shape.waves.begin(), shape.waves.end());
-        const Affine m = ToAffine(ObjectTransformAt(object, frame.time));
-        const NormalMap normals(m);
-        for (int r = 0; r < 3; ++r) {
-            f.rows[r] = m.rows[r];
-            f.normal_rows[r] = normals.rows()[r];
-        }
-        f.translate = m.t;
-        f.mirrored = Dot(m.rows[0], Cross(m.rows[1], m.rows[2])) < 0;
+        f.object = uint32_t(oi);
         f.first_triangle = uint32_t(frame.object_first[oi]);
         f.material = uint32_t(object.material >= 0 ? object.material : scene.default_material);
         in.heightfields.push_back(f);
     }
+    in.moving_objects.clear();
+    in.moving_base.clear();
+    in.moving_base_shading.clear();
+    for (std::size_t oi = 0; oi < scene.objects.size(); ++oi) {
+        const Object& object = scene.objects[oi];
+        if (!Moves(object) || object.animated_shape) continue;
+        const Mesh& mesh = *object.mesh;
+        MovingObjectView v;
+        v.object = uint32_t(oi);
+        v.first_base = uint32_t(in.moving_base.size());
+        v.first_triangle = uint32_t(frame.object_first[oi]);
+        v.triangle_count = uint32_t(mesh.TriangleCount());
+        for (std::size_t t = 0; t < mesh.TriangleCount(); ++t) {
+            const std::uint32_t* i = &mesh.indices[3 * t];
+            in.moving_base.push_back({mesh.positions[i[0]], mesh.positions[i[1]], mesh.positions[i[2]]});
+            const Vec3* n = &mesh.corner_normals[3 * t];
+            const Vec2* uv = &mesh.corner_uvs[3 * t];
+            in.moving_base_shading.push_back(
+                {n[0], n[1], n[2], uv[0], uv[1], uv[2], in.shading[v.first_triangle + t].material});
+        }
+        in.moving_objects.push_back(v);
+    }
+    PlaceObjects(scene, frame.time, input);
     CameraAndLightsToFrameInput(scene, frame, size, input);
+}
+
+void PlaceObjects(const Scene& scene, double time_seconds, FrameInput* input) {
+    const auto place = [&](uint32_t object) {
+        return ToPlacement(ToAffine(ObjectTransformAt(scene.objects[object], time_seconds)));
+    };
+    for (HeightfieldView& f : input->heightfields) f.placement = place(f.object);
+    for (MovingObjectView& v : input->moving_objects) v.placement = place(v.object);
+}
+
+void BoundsToFrameInput(const Scene& scene, const SceneFrame& frame, FrameInput* input) {
+    FrameInput& in = *input;
+    in.specular.clear();
+    for (const SpecularObject& o : SpecularObjects(scene, frame))
+        in.specular.push_back({o.bounds.Center(), 0.5f * Length(o.bounds.Extent())});
+    in.bounds = frame.bounds;
 }
 
 void CameraAndLightsToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, FrameInput* input) {
@@ -260,25 +289,46 @@ void CameraAndLightsToFrameInput(const Scene& scene, const SceneFrame& frame, Im
     in.ambient = scene.settings.ambient;
 }
 
-SceneFrames::SceneFrames(const Scene& scene, ImageSize size)
-    : scene_(scene), size_(size), geometry_moves_(GeometryMoves(scene)) {}
+SceneFrames::SceneFrames(const Scene& scene, ImageSize size) : scene_(scene), size_(size) {}
 
 const FrameInput& SceneFrames::At(double time_seconds) {
-    if (geometry_moves_ || !geometry_ready_) {
+    if (!geometry_ready_) {
         EvaluateScene(scene_, time_seconds, &frame_);
         ToFrameInput(scene_, frame_, size_, &input_);
-        geometry_ready_ = true;
-    } else {
-        EvaluateCameraAndLights(scene_, time_seconds, &frame_);
-        CameraAndLightsToFrameInput(scene_, frame_, size_, &input_);
+        reach_.clear();
+        for (const Object& o : scene_.objects) reach_.push_back(Moves(o) ? ObjectReach(o) : Aabb());
+        geometry_moves_ = GeometryMoves(scene_);
+        geometry_ready_ = triangles_current_ = true;
+        return input_;
     }
+    EvaluateCameraAndLights(scene_, time_seconds, &frame_);
+    if (geometry_moves_) {
+        // The moving objects' bounds as EvaluateScene makes them; their triangles are placed on
+        // the device (FrameWithTriangles evaluates them here when asked).
+        frame_.bounds = Aabb();
+        for (std::size_t oi = 0; oi < scene_.objects.size(); ++oi) {
+            const Object& o = scene_.objects[oi];
+            if (Moves(o))
+                frame_.object_bounds[oi] = TransformedBox(reach_[oi], ToAffine(ObjectTransformAt(o, time_seconds)));
+            frame_.bounds.Extend(frame_.object_bounds[oi]);
+        }
+        BoundsToFrameInput(scene_, frame_, &input_);
+        triangles_current_ = false;
+    }
+    PlaceObjects(scene_, time_seconds, &input_);
+    CameraAndLightsToFrameInput(scene_, frame_, size_, &input_);
     return input_;
 }
 
-void SceneFrames::GeometryChanged() {
-    geometry_moves_ = GeometryMoves(scene_);
-    geometry_ready_ = false;
+const SceneFrame& SceneFrames::FrameWithTriangles() {
+    if (!triangles_current_) {
+        EvaluateScene(scene_, frame_.time, &frame_);
+        triangles_current_ = true;
+    }
+    return frame_;
 }
+
+void SceneFrames::GeometryChanged() { geometry_ready_ = false; }
 
 void PrepareFrame(FrameRenderer& renderer, const Scene& scene, const RenderOptions& options, const Backend& backend,
                   double time_seconds) {

@@ -63,11 +63,15 @@ void ToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, F
 // Only the camera, lights, ambient light and time; the input's geometry stays (it must be the
 // frame's).
 void CameraAndLightsToFrameInput(const Scene& scene, const SceneFrame& frame, ImageSize size, FrameInput* input);
+// The placements of the input's moving objects and height fields at a time.
+void PlaceObjects(const Scene& scene, double time_seconds, FrameInput* input);
+// The frame's bounds and the bounds of its mirror and glass objects (for photon emission).
+void BoundsToFrameInput(const Scene& scene, const SceneFrame& frame, FrameInput* input);
 
 // A scene's frame inputs one time after another, for the per-frame loops (sequences, benchmarks,
-// the viewer): the camera and lights are evaluated at every time, the geometry only when it moves
-// (GeometryMoves) or was edited, so that a scene whose objects stand still is converted, and
-// uploaded by the frame renderer, once.
+// the viewer): the camera, the lights and the placements of moving objects are evaluated at every
+// time, the triangles once (and again when the scene was edited): the frame renderer uploads them
+// once and places moving objects and generates moving water on the device.
 class SceneFrames {
 public:
     SceneFrames(const Scene& scene, ImageSize size);
@@ -75,14 +79,19 @@ public:
     const FrameInput& At(double time_seconds);
     // The scene's objects were edited: the next At() evaluates the geometry again.
     void GeometryChanged();
-    // The last At()'s frame and input.
+    // The last At()'s frame and input. The frame's triangles of moving objects are those of an
+    // earlier time (the renderer places them); its bounds, camera and lights are current.
     const SceneFrame& frame() const { return frame_; }
     const FrameInput& input() const { return input_; }
+    // The last At()'s frame with every triangle at its time, evaluated here when needed (picking).
+    const SceneFrame& FrameWithTriangles();
 
 private:
     const Scene& scene_;
     ImageSize size_;
-    bool geometry_moves_, geometry_ready_ = false;
+    bool geometry_moves_ = false, geometry_ready_ = false;
+    bool triangles_current_ = false;  // frame_'s triangles are at its time
+    std::vector<Aabb> reach_;         // per object: ObjectReach for those that move
     SceneFrame frame_;
     FrameInput input_;
 };

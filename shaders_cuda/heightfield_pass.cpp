@@ -27,35 +27,25 @@ struct QuadTrianglesPass {
     Span<Triangle> triangles;
     Span<TriangleShading> shading;
 
-    CA_HD Vec3 WorldPoint(Vec3 p) const {
-        return Vec3(Dot(field.rows[0], p), Dot(field.rows[1], p), Dot(field.rows[2], p)) + field.translate;
-    }
-    CA_HD Vec3 WorldNormal(Vec3 n) const {
-        Vec3 m = field.normal_rows[0] * n.x + field.normal_rows[1] * n.y + field.normal_rows[2] * n.z;
-        if (field.mirrored) m = -m;
-        const float length = Length(m);
-        return length > 0 ? m / length : n;
-    }
-
     CA_HD void operator()(int q) const {
         const HeightGrid& g = field.grid;
         const uint32_t i = uint32_t(q) % g.quads_x, j = uint32_t(q) / g.quads_x;
-        // Triangles (0, 1, 2) and (0, 2, 3) of the quad's corners, their last two corners swapped
-        // under a mirroring transform.
+        // Triangles (0, 1, 2) and (0, 2, 3) of the quad's corners.
         const int quad_corner[2][3] = {{0, 1, 2}, {0, 2, 3}};
         for (int half = 0; half < 2; ++half) {
-            const uint32_t t = field.first_triangle + 2 * uint32_t(q) + uint32_t(half);
-            Vec3 p[3], n[3];
-            Vec2 uv[3];
+            Vec3 p[3], n[3], wp[3], wn[3];
+            Vec2 uv[3], wuv[3];
             for (int c = 0; c < 3; ++c) {
-                const int k = quad_corner[half][c == 0 || !field.mirrored ? c : 3 - c];
+                const int k = quad_corner[half][c];
                 const uint32_t ci = i + QuadCornerI(k), cj = j + QuadCornerJ(k);
-                p[c] = WorldPoint(Vec3(g.X(ci), heights[g.Vertex(ci, cj)], g.Z(cj)));
-                n[c] = WorldNormal(g.Normal(heights.data(), ci, cj));
+                p[c] = Vec3(g.X(ci), heights[g.Vertex(ci, cj)], g.Z(cj));
+                n[c] = g.Normal(heights.data(), ci, cj);
                 uv[c] = g.Uv(ci, cj);
             }
-            triangles[t] = {p[0], p[1], p[2]};
-            shading[t] = {n[0], n[1], n[2], uv[0], uv[1], uv[2], field.material};
+            field.placement.Place(p, n, uv, wp, wn, wuv);
+            const uint32_t t = field.first_triangle + 2 * uint32_t(q) + uint32_t(half);
+            triangles[t] = {wp[0], wp[1], wp[2]};
+            shading[t] = {wn[0], wn[1], wn[2], wuv[0], wuv[1], wuv[2], field.material};
         }
     }
 };

@@ -10,6 +10,7 @@
 
 #include "core/backend.h"
 #include "core/height_grid.h"
+#include "core/object_placement.h"
 #include "core/sine_waves.h"
 #include "core/span.h"
 #include "core/vec.h"
@@ -22,9 +23,8 @@ struct HeightfieldView {
     HeightGrid grid;
     uint32_t first_base_height = 0;  // the grid's static heights (an image's), one a vertex
     uint32_t first_wave = 0, wave_count = 0;
-    Vec3 rows[3], translate;         // the object's transform: world = rows . p + translate
-    Vec3 normal_rows[3];             // rows proportional to its inverse transpose
-    bool mirrored = false;           // a negative determinant: corners swap to keep the winding
+    uint32_t object = 0;             // its index in the scene
+    ObjectPlacement placement;       // the object's, at the frame's time
     uint32_t first_triangle = 0;     // where its 2 quads_x quads_z triangles go in the scene's arrays
     uint32_t material = 0;
 };

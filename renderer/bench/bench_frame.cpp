@@ -122,7 +122,7 @@ int BenchFrameMain(const std::vector<std::string>& args) {
         height = input.camera.height;
         const PassTimes& t = renderer.times();
         total.push_back(frame_ms);
-        animate.push_back(animate_ms + t.height_fields);
+        animate.push_back(animate_ms + t.moving_geometry);
         geometry.push_back(t.geometry_tree);
         photon_trace.push_back(t.photon_trace);
         photon_tree.push_back(t.photon_tree);

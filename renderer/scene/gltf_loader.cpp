@@ -351,11 +351,10 @@ void GltfReader::AddPrimitive(const tinygltf::Primitive& p, const Affine& world,
                  Concat("vertex ", v, " is not a finite point within 1e9 of the origin"));
         mesh.positions.push_back(p);
     }
-    const NormalMap normal_map(world);
-    // A mirroring transform (negative determinant) turns the winding: swap two corners back.
-    const bool mirrored = Dot(world.rows[0], Cross(world.rows[1], world.rows[2])) < 0;
+    const ObjectPlacement placement = ToPlacement(world);
     for (std::array<std::uint32_t, 3> t : triangles) {
-        if (mirrored) std::swap(t[1], t[2]);
+        // A mirroring transform turns the winding: swap two corners back.
+        if (placement.mirrored) std::swap(t[1], t[2]);
         const Vec3 a = mesh.positions[base + t[0]], b = mesh.positions[base + t[1]], c = mesh.positions[base + t[2]];
         const Vec3 face = Cross(b - a, c - a);
         if (!(LengthSquared(face) > 0) || !IsFinite(face)) {
@@ -368,7 +367,7 @@ void GltfReader::AddPrimitive(const tinygltf::Primitive& p, const Affine& world,
             Vec3 n = Normalize(face);
             if (has_normals) {
                 const Vec3 given(float(normals.Get(k, 0)), float(normals.Get(k, 1)), float(normals.Get(k, 2)));
-                if (IsFinite(given) && LengthSquared(given) > 1e-30f) n = normal_map(given);
+                if (IsFinite(given) && LengthSquared(given) > 1e-30f) n = placement.Normal(given);
             }
             mesh.corner_normals.push_back(n);
             // glTF's v runs down the image, Caustica's (as OBJ's) up.

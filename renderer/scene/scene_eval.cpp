@@ -68,7 +68,8 @@ Vec3 CameraUpAt(const Camera& camera, double time, Vec3 view) {
     return Cross(right, Normalize(view));
 }
 
-// The bounds of a box's eight corners, transformed.
+}  // namespace
+
 Aabb TransformedBox(const Aabb& box, const Affine& m) {
     Aabb out;
     for (int corner = 0; corner < 8; ++corner)
@@ -77,7 +78,14 @@ Aabb TransformedBox(const Aabb& box, const Affine& m) {
     return out;
 }
 
-}  // namespace
+bool Moves(const Object& object) { return !object.animation.empty() || object.orbit.enabled; }
+
+Aabb ObjectReach(const Object& object) {
+    if (object.animated_shape) return HeightfieldReach(object.shape);
+    Aabb box;
+    for (const Vec3& p : object.mesh->positions) box.Extend(p);
+    return box;
+}
 
 Transform ObjectTransformAt(const Object& object, double time_seconds) {
     if (!object.animation.empty()) return SampleTransform(object.animation, time_seconds, object.interpolation);
@@ -104,10 +112,7 @@ void EvaluateCameraAndLights(const Scene& scene, double time_seconds, SceneFrame
     for (const Light& light : scene.lights) frame.lights.push_back(LightAt(light, time_seconds));
 }
 
-bool GeometryMoves(const Scene& scene) {
-    return std::any_of(scene.objects.begin(), scene.objects.end(),
-                       [](const Object& o) { return !o.animation.empty() || o.orbit.enabled; });
-}
+bool GeometryMoves(const Scene& scene) { return std::any_of(scene.objects.begin(), scene.objects.end(), Moves); }
 
 void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* out) {
     EvaluateCameraAndLights(scene, time_seconds, out);
@@ -143,23 +148,18 @@ void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* out) {
         const Object& object = scene.objects[oi];
         const Mesh& mesh = *meshes[oi];
         const Affine m = ToAffine(ObjectTransformAt(object, time_seconds));
-        const NormalMap normal(m);
-        // A mirroring transform (negative determinant) turns the winding: swap two corners back.
-        const float det = Dot(m.rows[0], Cross(m.rows[1], m.rows[2]));
-        const int corner[3] = {0, det < 0 ? 2 : 1, det < 0 ? 1 : 2};
+        const ObjectPlacement placement = ToPlacement(m);
         const auto transform = [&](const tbb::blocked_range<std::size_t>& range, Aabb bounds) {
             for (std::size_t t = range.begin(); t != range.end(); ++t) {
                 const std::size_t out_t = first[oi] + t;
                 const std::uint32_t* v = &mesh.indices[3 * t];
+                const Vec3 p[3] = {mesh.positions[v[0]], mesh.positions[v[1]], mesh.positions[v[2]]};
+                Vec3 wp[3];
+                placement.Place(p, &mesh.corner_normals[3 * t], &mesh.corner_uvs[3 * t], wp,
+                                &frame.corner_normals[3 * out_t], &frame.corner_uvs[3 * out_t]);
                 Triangle& tri = frame.triangles[out_t];
-                tri.v0 = m.Point(mesh.positions[v[corner[0]]]);
-                tri.v1 = m.Point(mesh.positions[v[corner[1]]]);
-                tri.v2 = m.Point(mesh.positions[v[corner[2]]]);
+                tri = {wp[0], wp[1], wp[2]};
                 bounds.Extend(tri.Bounds());
-                for (int c = 0; c < 3; ++c) {
-                    frame.corner_normals[3 * out_t + c] = normal(mesh.corner_normals[3 * t + corner[c]]);
-                    frame.corner_uvs[3 * out_t + c] = mesh.corner_uvs[3 * t + corner[c]];
-                }
                 int material = object.material;
                 if (material < 0) material = mesh.triangle_materials[t] >= 0 ? mesh.triangle_materials[t] : scene.default_material;
                 frame.triangle_material[out_t] = material;
@@ -173,9 +173,9 @@ void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* out) {
         };
         frame.object_bounds[oi] =
             tbb::parallel_deterministic_reduce(tbb::blocked_range<std::size_t>(0, mesh.TriangleCount(), 2048), Aabb(), transform, unite);
-        // Moving waves: bounds that hold the surface at every time, so that a frame's bounds (and the
-        // photon emission that depends on them) do not depend on when its geometry was evaluated.
-        if (object.animated_shape) frame.object_bounds[oi] = TransformedBox(HeightfieldReach(object.shape), m);
+        // An object that moves or whose waves move: bounds from its object-space reach, the same
+        // whether its triangles are placed here or on the device (SceneFrames).
+        if (Moves(object) || object.animated_shape) frame.object_bounds[oi] = TransformedBox(ObjectReach(object), m);
         frame.bounds.Extend(frame.object_bounds[oi]);
     }
 }
@@ -224,8 +224,11 @@ std::vector<SpecularObject> SpecularObjects(const Scene& scene, const SceneFrame
         if (scene.objects[oi].material >= 0) {  // one material: the object's bounds, no triangle loop
             add(scene.materials[scene.objects[oi].material].type, frame.object_bounds[oi]);
         } else {
+            // A moving object's triangles may have been placed on the device only: its bounds.
+            const bool moves = Moves(scene.objects[oi]);
             for (std::size_t t = frame.object_first[oi]; t < frame.object_first[oi + 1]; ++t)
-                add(scene.materials[frame.triangle_material[t]].type, frame.triangles[t].Bounds());
+                add(scene.materials[frame.triangle_material[t]].type,
+                    moves ? frame.object_bounds[oi] : frame.triangles[t].Bounds());
         }
         if (s.has_mirror || s.has_glass) out.push_back(s);
     }

@@ -7,6 +7,7 @@
 #include "core/vec.h"
 #include "kdtree/triangle/triangle.h"
 #include "renderer/scene/scene.h"
+#include "renderer/scene/transform.h"
 
 namespace caustica {
 
@@ -56,11 +57,19 @@ void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* frame);
 // (for a scene whose geometry does not move).
 void EvaluateCameraAndLights(const Scene& scene, double time_seconds, SceneFrame* frame);
 
-// Whether any object moves as a whole (keyframes, an orbit). When none does, every frame has the
-// triangles of the first but for height fields with moving waves, which the frame renderer
-// generates at each frame's time (shaders_cuda/heightfield_pass.h); their bounds hold them at
-// every time.
+// Whether an object moves as a whole (keyframes, an orbit).
+bool Moves(const Object& object);
+// Whether any object does. Either way the per-frame loops (SceneFrames) evaluate the triangles
+// once: the frame renderer places moving objects (shaders_cuda/moving_object_pass.h) and
+// generates height fields with moving waves (shaders_cuda/heightfield_pass.h) at each frame's time.
 bool GeometryMoves(const Scene& scene);
+
+// An object-space box that holds the object at every time: its mesh's, or a height field's reach
+// (HeightfieldReach). A moving object's world bounds are this box transformed (TransformedBox), so
+// that they do not depend on where its triangles were placed.
+Aabb ObjectReach(const Object& object);
+// The bounds of a box's eight corners, transformed.
+Aabb TransformedBox(const Aabb& box, const Affine& m);
 
 // The object's transform at a time (its keyframes, its orbit, or its fixed transform).
 Transform ObjectTransformAt(const Object& object, double time_seconds);

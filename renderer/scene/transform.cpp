@@ -57,24 +57,20 @@ Quaternion ToQuaternion(const Rotation& rotation) {
     return Multiply(AxisAngle({0, 0, 1}, e.z), Multiply(AxisAngle({0, 1, 0}, e.y), AxisAngle({1, 0, 0}, e.x)));
 }
 
-NormalMap::NormalMap(const Affine& a) {
+ObjectPlacement ToPlacement(const Affine& a) {
+    ObjectPlacement p;
+    for (int r = 0; r < 3; ++r) p.rows[r] = a.rows[r];
+    p.translate = a.t;
     // Rows of the inverse transpose are proportional to the cofactors of L: columns c0, c1, c2 of
     // L give (c1 x c2, c2 x c0, c0 x c1) as the rows of the inverse (times det).
     const Vec3 c0(a.rows[0].x, a.rows[1].x, a.rows[2].x);
     const Vec3 c1(a.rows[0].y, a.rows[1].y, a.rows[2].y);
     const Vec3 c2(a.rows[0].z, a.rows[1].z, a.rows[2].z);
-    rows_[0] = Cross(c1, c2);
-    rows_[1] = Cross(c2, c0);
-    rows_[2] = Cross(c0, c1);
-    flip_ = Dot(c0, rows_[0]) < 0;
-}
-
-Vec3 NormalMap::operator()(Vec3 n) const {
-    // (L^-1)^T n = (r0 n.x + r1 n.y + r2 n.z) / det.
-    Vec3 m = rows_[0] * n.x + rows_[1] * n.y + rows_[2] * n.z;
-    if (flip_) m = -m;
-    const float length = Length(m);
-    return length > 0 ? m / length : n;
+    p.normal_rows[0] = Cross(c1, c2);
+    p.normal_rows[1] = Cross(c2, c0);
+    p.normal_rows[2] = Cross(c0, c1);
+    p.mirrored = Dot(c0, p.normal_rows[0]) < 0;  // det < 0
+    return p;
 }
 
 Affine ToAffine(const Transform& transform) {

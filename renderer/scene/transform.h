@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "core/object_placement.h"
 #include "core/vec.h"
 #include "renderer/scene/scene.h"
 
@@ -17,20 +18,9 @@ struct Affine {
     Vec3 Direction(Vec3 d) const { return Vec3(Dot(rows[0], d), Dot(rows[1], d), Dot(rows[2], d)); }
 };
 
-// Transforms normals by the inverse transpose of an Affine's L (up to scale) and normalizes them;
-// the matrix is worked out once, for all of an object's normals.
-class NormalMap {
-public:
-    explicit NormalMap(const Affine& a);
-    Vec3 operator()(Vec3 n) const;
-    // What operator() multiplies by (the device's height fields do the same).
-    const Vec3* rows() const { return rows_; }
-    bool flips() const { return flip_; }
-
-private:
-    Vec3 rows_[3];  // proportional to the rows of the inverse transpose of L
-    bool flip_;     // det < 0: the sign keeps the side of the surface
-};
+// The placement of an object under an Affine: its points, its normals (by the inverse transpose of
+// L, up to scale, normalized) and whether it mirrors (core/object_placement.h).
+ObjectPlacement ToPlacement(const Affine& a);
 
 // A unit quaternion for the rotation (used where keyframes mix the two rotation forms).
 struct Quaternion {

@@ -125,7 +125,7 @@ WindowAction ViewerInput::Handle(const SDL_Event& e, const ImagePlacement& place
                             y = placement.ImageY(float(e.button.y) + 0.5f);
                 const CameraView& camera = state_.input().camera;
                 if (x >= 0 && y >= 0 && x < float(camera.width) && y < float(camera.height))
-                    state_.editor().Pick(x, y, camera, state_.frame());
+                    state_.editor().Pick(x, y, camera, state_.FrameWithTriangles());
             }
             if (state_.editing()) state_.EndEdit();
             drag_ = Drag::none;

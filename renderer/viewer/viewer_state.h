@@ -48,6 +48,9 @@ public:
 
     // The scene at the current time and the camera's view of it (valid after Refresh()).
     const SceneFrame& frame() const { return frames_.frame(); }
+    // The same with every triangle at the current time (moving objects' are otherwise placed on
+    // the device only), for picking.
+    const SceneFrame& FrameWithTriangles() { return frames_.FrameWithTriangles(); }
     const FrameInput& input() const { return frames_.input(); }
     // Re-evaluates the frame when anything changed since the last call; returns whether the frame
     // is new since the last call (the first call's is: the renderer must then Prepare it).

@@ -13,7 +13,7 @@
 #include "renderer/scene/scene_loader.h"
 #include "renderer/scene_to_frame.h"
 #include "renderer/scene/scene_eval.h"
-#include "tests/renderer/heightfield_scene.h"
+#include "tests/renderer/moving_geometry.h"
 #include "tests/renderer/image_compare.h"
 #include "tests/renderer/render_still.h"
 #include "tests/test_support.h"
@@ -148,8 +148,8 @@ TEST(HeightfieldGpu, WritesTheCpusTriangles) {
     CA_REQUIRE_GPU(gpu);
     const Scene scene = testing::HeightfieldScene("{scale: [-1, 1, 1.5], rotate: [0, 45, 0]}");
     const FrameInput input = ToFrameInput(scene, EvaluateScene(scene, 3.3), {32, 18});
-    const testing::GeneratedGeometry cpu = testing::GenerateHeightfields(Backend::Cpu(), input);
-    const testing::GeneratedGeometry on_gpu = testing::GenerateHeightfields(gpu, input);
+    const testing::GeneratedGeometry cpu = testing::PlaceMovingGeometry(Backend::Cpu(), input);
+    const testing::GeneratedGeometry on_gpu = testing::PlaceMovingGeometry(gpu, input);
     ASSERT_EQ(cpu.triangles.size(), on_gpu.triangles.size());
     size_t differing = 0;
     for (size_t t = 0; t < cpu.triangles.size(); ++t)
@@ -157,6 +157,24 @@ TEST(HeightfieldGpu, WritesTheCpusTriangles) {
                        Length(cpu.triangles[t].v1 - on_gpu.triangles[t].v1) <= 1e-6f &&
                        Length(cpu.triangles[t].v2 - on_gpu.triangles[t].v2) <= 1e-6f &&
                        Length(cpu.shading[t].n0 - on_gpu.shading[t].n0) <= 1e-6f);
+    EXPECT_EQ(differing, 0u);
+}
+
+// The moving-object pass writes the CPU's triangles and shading (orbit.yaml's ball, one key mirrored).
+TEST(MovingObjectGpu, PlacesTheCpusTriangles) {
+    CA_REQUIRE_GPU(gpu);
+    Scene scene = Shipped("orbit.yaml");
+    for (Object& o : scene.objects)
+        if (!o.animation.empty()) o.animation[1].transform.scale = Vec3(1.0f, -0.5f, 1.2f);
+    const FrameInput input = ToFrameInput(scene, EvaluateScene(scene, 2.7), {32, 18});
+    ASSERT_FALSE(input.moving_objects.empty());
+    const testing::GeneratedGeometry cpu = testing::PlaceMovingGeometry(Backend::Cpu(), input);
+    const testing::GeneratedGeometry on_gpu = testing::PlaceMovingGeometry(gpu, input);
+    ASSERT_EQ(cpu.triangles.size(), on_gpu.triangles.size());
+    size_t differing = 0;
+    for (size_t t = 0; t < cpu.triangles.size(); ++t)
+        differing += !(cpu.triangles[t].v0 == on_gpu.triangles[t].v0 && cpu.triangles[t].v1 == on_gpu.triangles[t].v1 &&
+                       cpu.triangles[t].v2 == on_gpu.triangles[t].v2 && cpu.shading[t].n0 == on_gpu.shading[t].n0);
     EXPECT_EQ(differing, 0u);
 }
 

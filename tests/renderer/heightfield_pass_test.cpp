@@ -7,7 +7,7 @@
 #include <string>
 
 #include "renderer/scene/scene_eval.h"
-#include "tests/renderer/heightfield_scene.h"
+#include "tests/renderer/moving_geometry.h"
 
 namespace caustica {
 namespace {
@@ -28,7 +28,7 @@ TEST_P(HeightfieldPass, WritesTheTrianglesOfTheHostsShapes) {
         const SceneFrame host = EvaluateScene(scene, time);
         const FrameInput input = ToFrameInput(scene, host, {32, 18});
         ASSERT_EQ(input.heightfields.size(), 1u);
-        const testing::GeneratedGeometry generated = testing::GenerateHeightfields(cpu, input);
+        const testing::GeneratedGeometry generated = testing::PlaceMovingGeometry(cpu, input);
         const size_t first = input.heightfields[0].first_triangle, count = host.triangles.size() - first;
         ASSERT_EQ(count, 2u * 40 * 30);
         for (size_t t = first; t < first + count; ++t) {

@@ -20,7 +20,7 @@ TEST(Transform, ScaleRotateTranslate) {
     t.rotate.euler_degrees = Vec3(0, 90, 0);  // +x turns to -z
     const Affine m = ToAffine(t);
     ExpectNear(m.Point(Vec3(1, 0, 0)), Vec3(1, 2, 1), 1e-6f);
-    ExpectNear(NormalMap(m)(Vec3(1, 0, 0)), Vec3(0, 0, -1), 1e-6f);
+    ExpectNear(ToPlacement(m).Normal(Vec3(1, 0, 0)), Vec3(0, 0, -1), 1e-6f);
     // Euler order: x first, then y, then z.
     Transform xy;
     xy.rotate.euler_degrees = Vec3(90, 90, 0);
@@ -36,7 +36,7 @@ TEST(Transform, ScaleRotateTranslate) {
     squash.scale = Vec3(1, 4, 1);
     const Affine s = ToAffine(squash);
     const Vec3 tangent = s.Direction(Normalize(Vec3(1, -1, 0)));
-    EXPECT_NEAR(Dot(NormalMap(s)(Normalize(Vec3(1, 1, 0))), tangent), 0.0f, 1e-6f);
+    EXPECT_NEAR(Dot(ToPlacement(s).Normal(Normalize(Vec3(1, 1, 0))), tangent), 0.0f, 1e-6f);
 }
 
 TEST(Transform, KeySpans) {

@@ -52,7 +52,7 @@ protected:
         SDL_Event e{};
         e.type = down ? SDL_KEYDOWN : SDL_KEYUP;
         e.key.keysym.sym = key;
-        e.key.keysym.mod = down ? mod : KMOD_NONE;
+        e.key.keysym.mod = down ? mod : Uint16(KMOD_NONE);
         Push(e);
     }
     static void Drag(Uint8 button, int x0, int y0, int x1, int y1) {

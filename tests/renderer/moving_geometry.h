@@ -1,5 +1,5 @@
 // A scene with a height field of moving waves over a floor, for the tests of the height field
-// pass on either backend, and the pass run over a frame's input.
+// pass on either backend, and the passes that place moving geometry run over a frame's input.
 #pragma once
 
 #include <string>
@@ -8,6 +8,7 @@
 #include "core/buffer.h"
 #include "renderer/scene_to_frame.h"
 #include "shaders_cuda/heightfield_pass.h"
+#include "shaders_cuda/moving_object_pass.h"
 #include "tests/renderer/render_still.h"
 
 namespace caustica::testing {
@@ -31,17 +32,22 @@ struct GeneratedGeometry {
     std::vector<TriangleShading> shading;
 };
 
-// The input's triangles and shading with its height fields generated over them at its time.
-inline GeneratedGeometry GenerateHeightfields(const Backend& backend, const FrameInput& input) {
-    Buffer<Triangle> triangles(backend);
-    Buffer<TriangleShading> shading(backend);
+// The input's triangles and shading with its moving objects placed and its height fields generated
+// over them at its time, as the frame renderer does.
+inline GeneratedGeometry PlaceMovingGeometry(const Backend& backend, const FrameInput& input) {
+    Buffer<Triangle> triangles(backend), moving_base(backend);
+    Buffer<TriangleShading> shading(backend), moving_base_shading(backend);
     Buffer<float> base(backend), heights(backend);
     Buffer<SineWave> waves(backend);
     triangles.Upload(input.triangles);
     shading.Upload(input.shading);
+    moving_base.Upload(input.moving_base);
+    moving_base_shading.Upload(input.moving_base_shading);
     base.Upload(input.heightfield_base);
     waves.Upload(input.waves);
     heights.Resize(input.heightfield_base.size());
+    RunMovingObjectPasses(backend, input.moving_objects, moving_base.span(), moving_base_shading.span(),
+                          triangles.span(), shading.span());
     RunHeightfieldPasses(backend, input.heightfields, base.span(), waves.span(), input.time, heights.span(),
                          triangles.span(), shading.span());
     return {triangles.Download(), shading.Download()};
