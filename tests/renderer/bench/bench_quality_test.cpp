@@ -48,7 +48,8 @@ class BenchQualityReference : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(BenchQualityReference, AGivenReferenceIsUsedAsIs) {
     const std::string png = ::testing::TempDir() + "bench_quality_reference" + GetParam();
-    const std::string json_path = ::testing::TempDir() + "bench_quality_reference.json";
+    // Names of their own for each format: ctest runs the two at once.
+    const std::string json_path = ::testing::TempDir() + "bench_quality_reference" + GetParam() + ".json";
     Image flat(24, 24);
     for (Rgb& c : flat.pixels) c = Rgb(2.0f);  // shown as white everywhere
     WriteImage(flat, CheckOutputFile("", png));
