@@ -247,8 +247,19 @@ void PlaceObjects(const Scene& scene, double time_seconds, FrameInput* input) {
 void BoundsToFrameInput(const Scene& scene, const SceneFrame& frame, FrameInput* input) {
     FrameInput& in = *input;
     in.specular.clear();
-    for (const SpecularObject& o : SpecularObjects(scene, frame))
-        in.specular.push_back({o.bounds.Center(), 0.5f * Length(o.bounds.Extent())});
+    for (const SpecularObject& o : SpecularObjects(scene, frame)) {
+        const Object& object = scene.objects[std::size_t(o.object)];
+        if (Moves(object)) {
+            // The sphere about its object-space box, placed: as tight as the one about a still
+            // object's world box (a rotation leaves it the same), where the moved box grows.
+            const Transform t = ObjectTransformAt(object, frame.time);
+            const Aabb& reach = frame.object_reach[std::size_t(o.object)];
+            const float scale = std::max({std::fabs(t.scale.x), std::fabs(t.scale.y), std::fabs(t.scale.z)});
+            in.specular.push_back({ToAffine(t).Point(reach.Center()), 0.5f * Length(reach.Extent()) * scale});
+        } else {
+            in.specular.push_back({o.bounds.Center(), 0.5f * Length(o.bounds.Extent())});
+        }
+    }
     in.bounds = frame.bounds;
 }
 
@@ -295,8 +306,6 @@ const FrameInput& SceneFrames::At(double time_seconds) {
     if (!geometry_ready_) {
         EvaluateScene(scene_, time_seconds, &frame_);
         ToFrameInput(scene_, frame_, size_, &input_);
-        reach_.clear();
-        for (const Object& o : scene_.objects) reach_.push_back(Moves(o) ? ObjectReach(o) : Aabb());
         geometry_moves_ = GeometryMoves(scene_);
         geometry_ready_ = triangles_current_ = true;
         return input_;
@@ -309,7 +318,8 @@ const FrameInput& SceneFrames::At(double time_seconds) {
         for (std::size_t oi = 0; oi < scene_.objects.size(); ++oi) {
             const Object& o = scene_.objects[oi];
             if (Moves(o))
-                frame_.object_bounds[oi] = TransformedBox(reach_[oi], ToAffine(ObjectTransformAt(o, time_seconds)));
+                frame_.object_bounds[oi] =
+                    TransformedBox(frame_.object_reach[oi], ToAffine(ObjectTransformAt(o, time_seconds)));
             frame_.bounds.Extend(frame_.object_bounds[oi]);
         }
         BoundsToFrameInput(scene_, frame_, &input_);

@@ -91,7 +91,6 @@ private:
     ImageSize size_;
     bool geometry_moves_ = false, geometry_ready_ = false;
     bool triangles_current_ = false;  // frame_'s triangles are at its time
-    std::vector<Aabb> reach_;         // per object: ObjectReach for those that move
     SceneFrame frame_;
     FrameInput input_;
 };

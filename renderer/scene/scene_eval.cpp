@@ -142,6 +142,7 @@ void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* out) {
     frame.corner_normals.resize(3 * total);
     frame.corner_uvs.resize(3 * total);
     frame.object_bounds.assign(objects, Aabb());
+    frame.object_reach.assign(objects, Aabb());
     // The triangles of each object in parallel (a large scene's frames wait on this host work);
     // the deterministic reduction keeps the bounds the same from run to run, down to the sign of 0.
     for (std::size_t oi = 0; oi < objects; ++oi) {
@@ -175,7 +176,10 @@ void EvaluateScene(const Scene& scene, double time_seconds, SceneFrame* out) {
             tbb::parallel_deterministic_reduce(tbb::blocked_range<std::size_t>(0, mesh.TriangleCount(), 2048), Aabb(), transform, unite);
         // An object that moves or whose waves move: bounds from its object-space reach, the same
         // whether its triangles are placed here or on the device (SceneFrames).
-        if (Moves(object) || object.animated_shape) frame.object_bounds[oi] = TransformedBox(ObjectReach(object), m);
+        if (Moves(object) || object.animated_shape) {
+            frame.object_reach[oi] = ObjectReach(object);
+            frame.object_bounds[oi] = TransformedBox(frame.object_reach[oi], m);
+        }
         frame.bounds.Extend(frame.object_bounds[oi]);
     }
 }

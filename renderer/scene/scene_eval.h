@@ -41,6 +41,7 @@ struct SceneFrame {
     std::vector<Vec3> corner_normals;    // three per triangle, world space, unit length
     std::vector<Vec2> corner_uvs;        // three per triangle
     std::vector<Aabb> object_bounds;     // per object, world space
+    std::vector<Aabb> object_reach;      // per object: ObjectReach where it moves or its waves do
     std::vector<std::size_t> object_first;  // object i's triangles: [object_first[i], object_first[i + 1])
     Aabb bounds;                         // all triangles
     SceneCamera camera;
@@ -79,8 +80,9 @@ Transform ObjectTransformAt(const Object& object, double time_seconds);
 // animation).
 double AnimationLength(const Scene& scene);
 
-// Objects with mirror or glass triangles, with the world bounds of those triangles, for photon
-// emission toward specular objects.
+// Objects with mirror or glass triangles, with the world bounds of those triangles (of the whole
+// object where it moves: its triangles may be placed on the device only), for photon emission
+// toward specular objects.
 struct SpecularObject {
     int object = 0;
     bool has_mirror = false, has_glass = false;
