@@ -65,7 +65,7 @@ struct LargeNodesView : RegionColumns {
     uint32_t* begin;        // its first entry in the current list
     uint32_t* count;        // its entries
     int32_t* depth;
-    uint32_t* useless_run;  // splits in a row above this node that kept nearly every triangle on both sides
+    uint32_t* useless_run;  // useless splits in a row above this node (bfs_builder.cpp, UselessSplit)
     uint32_t* key[6];       // the tight box of its entries as order-preserving keys (atomic min/max)
     uint32_t* chunk_count;  // ceil(count / chunk size)
     uint32_t* chunk_first;  // exclusive scan of chunk_count

@@ -140,4 +140,11 @@ std::vector<Triangle> InstancedMeshScene(size_t target_triangles, uint64_t seed)
     return out;
 }
 
+std::vector<Triangle> CoincidentBoxes(size_t n) {
+    const std::vector<Triangle> box = TessellatedBox(Aabb(Vec3(0.0f), Vec3(1.0f)), 1);
+    std::vector<Triangle> out(n);
+    for (size_t i = 0; i < n; ++i) out[i] = box[i % box.size()];
+    return out;
+}
+
 }  // namespace caustica

@@ -31,4 +31,9 @@ std::vector<Triangle> FlatGrid(float lo, float hi, float z, int n);
 // The same (target_triangles, seed) always gives the same scene.
 std::vector<Triangle> InstancedMeshScene(size_t target_triangles, uint64_t seed);
 
+// Exactly n triangles that share their bounds: copies of one unit box's 12 triangles, all in the
+// same place (a mesh instanced many times without moving it). Every split plane between two
+// copies' faces separates nothing, so it stresses the builders' stopping rules.
+std::vector<Triangle> CoincidentBoxes(size_t n);
+
 }  // namespace caustica
