@@ -346,7 +346,11 @@ struct LargeLevelTotals {
 // ---- Small-node stage (Zhou et al. 2008, Algorithm 4; Chang et al. 2013, section 13.3) ---------
 
 // PreprocessSmallNodes: the candidates are the faces of the small root's triangles' boxes, each
-// with the masks of the root's triangles on its left and right, computed once.
+// with the masks of the root's triangles on its left and right, computed once. Triangles lying in
+// a candidate's plane go to one side only, as in Wald and Havran 2006: to the left for a box's
+// lower face, to the right for its upper face. Such a triangle's own two faces are one plane, so
+// both choices are candidates and the SAH picks the cheaper; putting them on both sides, as the
+// large-node stage does, counted every flat face of a machined part twice.
 struct PreprocessSmallNodes {
     SmallRootsView roots;
     CA_HD void operator()(int cc) const {
@@ -358,7 +362,8 @@ struct PreprocessSmallNodes {
         uint64_t left_mask = 0, right_mask = 0;
         for (uint32_t j = 0; j < n; ++j) {
             bool left, right;
-            ClassifyExtent(roots.store.box[axis][first + j], roots.store.box[3 + axis][first + j], p, &left, &right);
+            ClassifyExtent(roots.store.box[axis][first + j], roots.store.box[3 + axis][first + j], p, int(upper), &left,
+                           &right);
             left_mask |= uint64_t(left) << j;
             right_mask |= uint64_t(right) << j;
         }

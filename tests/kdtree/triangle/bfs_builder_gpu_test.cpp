@@ -41,6 +41,8 @@ TEST(BfsBuilderGpu, GeneratedScenesMatchTheCpu) {
     ExpectGpuEqualsCpu(gpu, testing::TriangleSoup(100000, 0.03f, 12));
     ExpectGpuEqualsCpu(gpu, testing::Sphere(128, 256));
     ExpectGpuEqualsCpu(gpu, testing::CubeGrid(10));
+    ExpectGpuEqualsCpu(gpu, testing::FlatFacedParts());
+    ExpectGpuEqualsCpu(gpu, FlatGear());  // large-node stage, then flat cells in the small one
     SahParams params;
     params.small_node_threshold = 16;
     params.chunk_size = 64;
