@@ -65,7 +65,7 @@ struct LargeNodesView : RegionColumns {
     uint32_t* begin;        // its first entry in the current list
     uint32_t* count;        // its entries
     int32_t* depth;
-    uint32_t* useless_run;  // splits in a row above this node that kept nearly every triangle on both sides
+    uint32_t* useless_run;  // useless splits in a row above this node (bfs_builder.cpp, UselessSplit)
     uint32_t* key[6];       // the tight box of its entries as order-preserving keys (atomic min/max)
     uint32_t* chunk_count;  // ceil(count / chunk size)
     uint32_t* chunk_first;  // exclusive scan of chunk_count
@@ -163,10 +163,12 @@ CA_HD inline Aabb BoxIntersection(const Aabb& x, const Aabb& y) {
 }
 
 // Which children an item with extent [lo, hi] on the split axis goes to, for a split at p. Items
-// touching the plane from one side stay on that side; items lying in the plane go to both.
-CA_HD inline void ClassifyExtent(float lo, float hi, float p, bool* left, bool* right) {
+// touching the plane from one side stay on that side. Items lying in the plane go to the side
+// planar_side names (0: left, 1: right), or to both for planar_side < 0.
+CA_HD inline void ClassifyExtent(float lo, float hi, float p, int planar_side, bool* left, bool* right) {
     if (lo == p && hi == p) {
-        *left = *right = true;
+        *left = planar_side <= 0;
+        *right = planar_side != 0;
         return;
     }
     *left = lo < p;
@@ -213,7 +215,7 @@ CA_HD inline void ClassifyEntry(const LargeLevelView& v, uint32_t node, uint32_t
         return;
     }
     const uint32_t e = v.nodes.begin[node] + local;
-    ClassifyExtent(v.cur.box[axis][e], v.cur.box[3 + axis][e], v.nodes.split_pos[node], left, right);
+    ClassifyExtent(v.cur.box[axis][e], v.cur.box[3 + axis][e], v.nodes.split_pos[node], -1, left, right);
 }
 
 // Writes entry 'local' of node into child 'side' at position 'rank' among that child's entries

@@ -138,15 +138,30 @@ CA_HD inline void MakeStoreLeaf(const LargeLevelView& level, LevelTotals* totals
     AtomicAdd(&totals->large_leaves, 1);
 }
 
-// A split is useless when it keeps nearly every triangle on both sides (more than 90% of them
-// straddle the plane): it doubles the work lists and separates nothing. A few in a row are
-// allowed, since the next median may fall on another axis (long thin triangles); after
-// kMaxUselessRun the node becomes a leaf, so that, say, many identical triangles end in leaves
-// instead of doubling down to the depth bound. With every triangle on both sides it is a leaf at
-// once.
+// A split is useless when it separates little: it keeps nearly every triangle on both sides (more
+// than 90% of them straddle the plane); or one child keeps every triangle and at least half of them
+// go to both; or by the SAH it costs no less than a leaf (the children's areas weighted by their
+// counts add up to the node's area times its count or more). Where many triangles share their
+// bounds (copies of one mesh in one place) the counts never fall to the small-node stage, and
+// without these rules each level halves the cell towards a point where copies only touch it (a
+// quad's diagonal through a cell's corner): one child keeps all the copies, the other half of
+// them, down to the depth bound, every level as long as the last. A few useless splits in a row
+// are allowed, since the next median may fall on another axis (long thin triangles) or cut off
+// more; after kMaxUselessRun the node becomes a leaf, which may then hold many triangles. A split
+// that separates nothing (every triangle on both sides) makes a leaf at once. Cutting off empty
+// space or a small share of the triangles is not useless (a sphere's cell above a floor).
 constexpr uint32_t kMaxUselessRun = 3;
-CA_HD inline bool UselessSplit(uint32_t count, uint32_t left, uint32_t right) {
-    return 10 * (uint64_t(left) + right) > 19 * uint64_t(count);
+CA_HD inline bool UselessSplit(const LargeLevelView& v, uint32_t i, float cost_traversal, float cost_intersection) {
+    const uint32_t count = v.nodes.count[i], left = v.child_count[2 * i], right = v.child_count[2 * i + 1];
+    if (10 * (uint64_t(left) + right) > 19 * uint64_t(count)) return true;
+    if ((left == count || right == count) && 2 * (uint64_t(left) + right) >= 3 * uint64_t(count)) return true;
+    const Aabb cell = v.nodes.Region(i);
+    const int axis = v.nodes.split_axis[i];
+    const float p = v.nodes.split_pos[i];
+    const float area = cell.SurfaceArea();
+    const float split = cost_traversal * area + cost_intersection * (ChildCell(cell, axis, p, 0).SurfaceArea() * float(left) +
+                                                                     ChildCell(cell, axis, p, 1).SurfaceArea() * float(right));
+    return !(split < cost_intersection * float(count) * area);
 }
 
 // Chooses each node's split: empty space cut off while it exceeds Ce of the cell on a side, then
@@ -220,15 +235,17 @@ struct SplitLargeNodes {
 struct JudgeSplits {
     LargeLevelView level;
     LevelTotals* totals;
+    float cost_traversal, cost_intersection;
     CA_HD void operator()(int ii) const {
         const uint32_t i = uint32_t(ii);
         const uint32_t left = level.child_count[2 * i], right = level.child_count[2 * i + 1];
+        const uint32_t count = level.nodes.count[i];
+        const bool leaf = level.nodes.split_axis[i] >= 0 && UselessSplit(level, i, cost_traversal, cost_intersection) &&
+                          (level.nodes.useless_run[i] >= kMaxUselessRun || (left == count && right == count));
         level.child_count[2 * i] = 0;
         level.child_count[2 * i + 1] = 0;
         if (level.nodes.split_axis[i] < 0) return;
-        const uint32_t count = level.nodes.count[i];
-        if (UselessSplit(count, left, right) &&
-            (level.nodes.useless_run[i] >= kMaxUselessRun || (left == count && right == count))) {
+        if (leaf) {
             MakeStoreLeaf(level, totals, i);
             return;
         }
@@ -271,6 +288,7 @@ struct EmitLargeChildren {
     uint32_t slot_count;
     const uint32_t *active, *active_scan, *small_scan, *small_count_scan;
     uint32_t record_base, root_base, root_entry_base;
+    float cost_traversal, cost_intersection;
     CA_HD void operator()(int ss) const {
         const uint32_t s = uint32_t(ss);
         const SlotKind kind = ClassifySlot(level, s, small_threshold);
@@ -298,7 +316,7 @@ struct EmitLargeChildren {
             }
             next_nodes.record[j] = rec;
             next_nodes.depth[j] = depth;
-            const bool useless = UselessSplit(nodes.count[i], level.child_count[2 * i], level.child_count[2 * i + 1]);
+            const bool useless = UselessSplit(level, i, cost_traversal, cost_intersection);
             next_nodes.useless_run[j] = useless ? nodes.useless_run[i] + 1 : 0;
         } else {
             const uint32_t j = small_scan[s];
@@ -328,7 +346,11 @@ struct LargeLevelTotals {
 // ---- Small-node stage (Zhou et al. 2008, Algorithm 4; Chang et al. 2013, section 13.3) ---------
 
 // PreprocessSmallNodes: the candidates are the faces of the small root's triangles' boxes, each
-// with the masks of the root's triangles on its left and right, computed once.
+// with the masks of the root's triangles on its left and right, computed once. Triangles lying in
+// a candidate's plane go to one side only, as in Wald and Havran 2006: to the left for a box's
+// lower face, to the right for its upper face. Such a triangle's own two faces are one plane, so
+// both choices are candidates and the SAH picks the cheaper; putting them on both sides, as the
+// large-node stage does, counted every flat face of a machined part twice.
 struct PreprocessSmallNodes {
     SmallRootsView roots;
     CA_HD void operator()(int cc) const {
@@ -340,7 +362,8 @@ struct PreprocessSmallNodes {
         uint64_t left_mask = 0, right_mask = 0;
         for (uint32_t j = 0; j < n; ++j) {
             bool left, right;
-            ClassifyExtent(roots.store.box[axis][first + j], roots.store.box[3 + axis][first + j], p, &left, &right);
+            ClassifyExtent(roots.store.box[axis][first + j], roots.store.box[3 + axis][first + j], p, int(upper), &left,
+                           &right);
             left_mask |= uint64_t(left) << j;
             right_mask |= uint64_t(right) << j;
         }
@@ -682,6 +705,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         stats.large_nodes += active;
         stats.peak_active_nodes = std::max<uint64_t>(stats.peak_active_nodes, active);
         stats.peak_entries = std::max<uint64_t>(stats.peak_entries, entry_count);
+        stats.large_entries += entry_count;
         // Room for this level's outputs, all bounded by twice its inputs.
         entries[nxt].Reserve(2 * size_t(entry_count), false);
         large[nxt].Reserve(slot_count);
@@ -708,7 +732,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         ParallelFor(backend, "kdtree split large nodes", active,
                     SplitLargeNodes{level, totals.data(), params.empty_space_ratio, params.max_depth});
         ChunkCount(backend, level, chunk_bound);
-        ParallelFor(backend, "kdtree judge splits", active, JudgeSplits{level, totals.data()});
+        ParallelFor(backend, "kdtree judge splits", active, JudgeSplits{level, totals.data(), params.cost_traversal, params.cost_intersection});
         ChunkClassify(backend, level, chunk_bound);
 
         uint32_t* u[8];
@@ -718,7 +742,8 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
             ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(u[k], slot_count), Span<uint32_t>(u[4 + k], slot_count));
         ParallelFor(backend, "kdtree emit children", slot_count,
                     EmitLargeChildren{level, large[nxt].View(), roots.View(), small[0].View(), threshold, slot_count, u[0],
-                                      u[4], u[5], u[7], rec_count, s_roots, s_entries});
+                                      u[4], u[5], u[7], rec_count, s_roots, s_entries, params.cost_traversal,
+                                      params.cost_intersection});
         ParallelFor(backend, "kdtree level totals", 1,
                     LargeLevelTotals{totals.data(), slot_count - 1, u[0], u[4], u[1], u[5], u[2], u[6], u[3], u[7]});
         const LevelTotals t = ReadTotals();

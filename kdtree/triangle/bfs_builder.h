@@ -37,11 +37,12 @@ struct BfsBuildStats {
     uint64_t small_nodes = 0;        // nodes processed by the small-node stage, all levels
     uint32_t small_roots = 0;        // nodes that entered the small-node stage from the large one
     uint32_t large_leaves = 0;       // leaves made by the large-node stage (depth bound, no
-                                     // extent, or a split that put every triangle on both sides)
+                                     // extent, or useless splits: bfs_builder.cpp, UselessSplit)
     uint32_t large_leaf_items = 0;   // their items
     uint32_t empty_space_cuts = 0;   // empty space cut off large nodes (each adds an empty leaf)
     uint64_t peak_active_nodes = 0;  // the most active nodes in one level (large or small)
     uint64_t peak_entries = 0;       // the longest large-stage work list (triangle references)
+    uint64_t large_entries = 0;      // the large-stage work lists' entries, all levels: its work
     uint32_t records = 0;            // nodes as built (cut chains count once), before the output stage
     uint32_t nodes = 0;              // nodes of the final tree
     uint32_t leaves = 0;

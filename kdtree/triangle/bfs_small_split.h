@@ -13,8 +13,10 @@
 namespace caustica::bfs {
 
 // A candidate's rank: the lowest SAH cost, then the lower axis, then the lower position (rounding
-// makes nearby planes tie), then the lower candidate number, so that the best of a set does not
-// depend on the order in which it is looked at.
+// makes nearby planes tie), then triangles lying in the plane on the left before on the right (a
+// box's lower face before its upper one), then the lower candidate number, so that the best of a
+// set does not depend on the order in which it is looked at. Candidates equal up to their number
+// split the same way, so the tree does not depend on the order of the triangles either.
 struct SplitChoice {
     float cost = INFINITY;
     uint32_t axis = 3;
@@ -25,6 +27,7 @@ struct SplitChoice {
         if (cost != o.cost) return cost < o.cost;
         if (axis != o.axis) return axis < o.axis;
         if (position != o.position) return position < o.position;
+        if ((candidate & 1u) != (o.candidate & 1u)) return (candidate & 1u) < (o.candidate & 1u);
         return candidate < o.candidate;
     }
 };
@@ -53,7 +56,13 @@ struct SmallSplitPass {
             for (uint32_t axis = 0; axis < 3; ++axis) {
                 for (uint32_t upper = 0; upper < 2; ++upper) {
                     const float p = roots.store.box[3 * upper + axis][e];
-                    if (!(cell.lo[axis] < p && p < cell.hi[axis])) continue;
+                    // A plane on the cell's face may cut off the triangles lying in it (a flat
+                    // face of a machined part) into a cell of no thickness: a triangle's box with
+                    // no extent on the axis, putting them on that face's side.
+                    const bool inside = cell.lo[axis] < p && p < cell.hi[axis];
+                    const bool cuts_off_face = roots.store.box[axis][e] == roots.store.box[3 + axis][e] &&
+                                               p == (upper ? cell.hi[axis] : cell.lo[axis]);
+                    if (!inside && !cuts_off_face) continue;
                     const uint32_t c = 6 * e + 2 * axis + upper;
                     const int left = int(PopCount(mask & roots.cand_left[c]));
                     const int right = int(PopCount(mask & roots.cand_right[c]));

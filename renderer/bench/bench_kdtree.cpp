@@ -33,6 +33,7 @@ namespace {
 struct Options {
     std::string scene;
     int triangles = 100000;
+    std::string distribution = "spread";
     std::string device = "auto";
     std::string builder = "bfs";
     bool reference = false;
@@ -155,6 +156,10 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
     parser.Option("--scene", "FILE", "a .obj mesh or .yaml scene to build over", &opt.scene);
     parser.Option("--triangles", "N", "without --scene: a generated scene of about N triangles",
                   &opt.triangles);
+    parser.Choice("--distribution", {"spread", "coincident"},
+                  "without --scene: spread: copies of a sphere or torus, each moved, turned and scaled; "
+                  "coincident: copies of one box's 12 triangles in one place (shared bounds)",
+                  &opt.distribution);
     parser.Choice("--device", {"auto", "cpu", "cuda"}, "where to build and trace", &opt.device);
     parser.Choice("--builder", {"bfs", "exact"}, "bfs: Zhou et al. 2008 on the device; exact: Wald-Havran on the CPU",
                   &opt.builder);
@@ -174,8 +179,8 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
                   &opt.traversal);
     parser.Option("--json", "FILE", "also write the results as JSON", &opt.json);
     if (!parser.Parse(args)) return 0;
-    if (parser.Given("--scene") && parser.Given("--triangles"))
-        throw InputError("caustica bench kdtree: give --scene or --triangles, not both");
+    if (parser.Given("--scene") && (parser.Given("--triangles") || parser.Given("--distribution")))
+        throw InputError("caustica bench kdtree: give --scene or --triangles/--distribution, not both");
     if (opt.repeat < 1) throw InputError("caustica bench kdtree: --repeat must be at least 1");
     if (opt.rays < 1) throw InputError("caustica bench kdtree: --rays must be at least 1");
     if (opt.triangles < 1)
@@ -183,10 +188,14 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
 
     const std::optional<OutputFile> json_file = CheckJsonTarget(opt.json);
     const Backend backend = Backend::Create(opt.device);
+    const bool coincident = opt.distribution == "coincident";
     const std::vector<Triangle> host_triangles =
-        opt.scene.empty() ? InstancedMeshScene(size_t(opt.triangles), uint64_t(opt.seed))
-                          : LoadTrianglesForBench(opt.scene);
-    const std::string scene_name = opt.scene.empty() ? Concat("generated (seed ", opt.seed, ")") : opt.scene;
+        !opt.scene.empty() ? LoadTrianglesForBench(opt.scene)
+        : coincident       ? CoincidentBoxes(size_t(opt.triangles))
+                           : InstancedMeshScene(size_t(opt.triangles), uint64_t(opt.seed));
+    const std::string scene_name = !opt.scene.empty() ? opt.scene
+                                   : coincident       ? std::string("generated (coincident boxes)")
+                                                      : Concat("generated (seed ", opt.seed, ")");
     std::printf("caustica bench kdtree: %zu triangles, %s, builder %s, device %s\n", host_triangles.size(),
                 scene_name.c_str(), opt.builder.c_str(), backend.Describe().c_str());
 

@@ -28,6 +28,40 @@ void AddGrid(const std::vector<Vec3>& v, int rows, int cols, bool wrap_cols, std
         }
 }
 
+// The boundary of a union of grid cells: cell (i, j, k) spans [x[i], x[i+1]] x [y[j], y[j+1]] x
+// [z[k], z[k+1]] and is solid where solid(i, j, k). Each face between a solid and an empty cell
+// (or the outside) becomes two triangles, wound outward.
+template <class Solid>
+std::vector<Triangle> GridSolid(const std::vector<float> (&coords)[3], const Solid& solid) {
+    const int n[3] = {int(coords[0].size()) - 1, int(coords[1].size()) - 1, int(coords[2].size()) - 1};
+    const auto at = [&](int i, int j, int k) {
+        return i >= 0 && j >= 0 && k >= 0 && i < n[0] && j < n[1] && k < n[2] && solid(i, j, k);
+    };
+    std::vector<Triangle> out;
+    for (int i = 0; i < n[0]; ++i)
+        for (int j = 0; j < n[1]; ++j)
+            for (int k = 0; k < n[2]; ++k) {
+                if (!at(i, j, k)) continue;
+                const int cell[3] = {i, j, k};
+                for (int axis = 0; axis < 3; ++axis)
+                    for (int side = 0; side < 2; ++side) {
+                        int nb[3] = {i, j, k};
+                        nb[axis] += side ? 1 : -1;
+                        if (at(nb[0], nb[1], nb[2])) continue;
+                        const int u = (axis + 1) % 3, w = (axis + 2) % 3;
+                        Vec3 p[4];
+                        for (int c = 0; c < 4; ++c) {
+                            p[c][axis] = coords[axis][cell[axis] + side];
+                            p[c][u] = coords[u][cell[u] + (c == 1 || c == 2)];
+                            p[c][w] = coords[w][cell[w] + (c >= 2)];
+                        }
+                        if (side) AddQuad(p[0], p[1], p[2], p[3], out);
+                        else AddQuad(p[0], p[3], p[2], p[1], out);
+                    }
+            }
+    return out;
+}
+
 }  // namespace
 
 std::vector<Triangle> TessellatedSphere(Vec3 center, float radius, int rings, int segments) {
@@ -137,6 +171,73 @@ std::vector<Triangle> InstancedMeshScene(size_t target_triangles, uint64_t seed)
         };
         for (const Triangle& t : proto) out.push_back({transform(t.v0), transform(t.v1), transform(t.v2)});
     }
+    return out;
+}
+
+std::vector<Triangle> FlatBracket() {
+    // Base: x [0, 1], y [0, 0.1], z [0, 0.6]; upright: x [0, 0.1], y [0, 0.8]; holes 0.1 wide.
+    const std::vector<float> coords[3] = {{0.0f, 0.1f, 0.25f, 0.35f, 0.55f, 0.65f, 0.85f, 0.95f, 1.0f},
+                                          {0.0f, 0.1f, 0.3f, 0.4f, 0.55f, 0.65f, 0.8f},
+                                          {0.0f, 0.15f, 0.25f, 0.35f, 0.45f, 0.6f}};
+    return GridSolid(coords, [](int i, int j, int k) {
+        const bool base = j == 0 && !((i == 2 || i == 4 || i == 6) && (k == 1 || k == 3));
+        const bool upright = i == 0 && !((j == 2 || j == 4) && (k == 1 || k == 3));
+        return base || upright;
+    });
+}
+
+std::vector<Triangle> FlatBoxWithHoles() {
+    // Walls 0.05 thick around [0, 1] x [0, 0.7] x [0, 0.5], each pierced by windows.
+    const std::vector<float> coords[3] = {{0.0f, 0.05f, 0.2f, 0.35f, 0.6f, 0.75f, 0.95f, 1.0f},
+                                          {0.0f, 0.05f, 0.25f, 0.45f, 0.65f, 0.7f},
+                                          {0.0f, 0.05f, 0.2f, 0.3f, 0.45f, 0.5f}};
+    return GridSolid(coords, [](int i, int j, int k) {
+        const bool wall_x = i == 0 || i == 6, wall_y = j == 0 || j == 4, wall_z = k == 0 || k == 4;
+        if (!(wall_x || wall_y || wall_z)) return false;
+        const bool window_x = i == 2 || i == 4, window_y = j == 2, window_z = k == 2;
+        if (wall_x && !wall_y && !wall_z) return !(window_y && window_z);
+        if (wall_y && !wall_x && !wall_z) return !(window_x && window_z);
+        if (wall_z && !wall_x && !wall_y) return !(window_x && window_y);
+        return true;
+    });
+}
+
+std::vector<Triangle> FlatStackedPlates() {
+    // Five plates 0.04 thick, 0.2 apart; each has a square hole around the middle.
+    std::vector<float> z;
+    for (int p = 0; p < 5; ++p) z.insert(z.end(), {0.2f * float(p), 0.2f * float(p) + 0.04f});
+    const std::vector<float> coords[3] = {{0.0f, 0.4f, 0.6f, 1.0f}, {0.0f, 0.3f, 0.7f, 1.0f}, z};
+    return GridSolid(coords, [](int i, int j, int k) { return k % 2 == 0 && !(i == 1 && j == 1); });
+}
+
+std::vector<Triangle> FlatGear() {
+    // 24 teeth between radii 0.4 and 0.5, a bore of radius 0.15, 0.2 thick; the caps are fans
+    // between the bore and the outline.
+    constexpr int kTeeth = 24, kSteps = 4 * kTeeth;
+    const float thickness = 0.2f;
+    std::vector<Vec3> outline, bore;
+    for (int s = 0; s < kSteps; ++s) {
+        const float a = 2.0f * kPi * float(s) / float(kSteps);
+        const float r = (s / 2) % 2 == 0 ? 0.5f : 0.4f;  // two steps on a tooth, two between teeth
+        outline.push_back(Vec3(r * std::cos(a), r * std::sin(a), 0.0f));
+        bore.push_back(Vec3(0.15f * std::cos(a), 0.15f * std::sin(a), 0.0f));
+    }
+    const Vec3 up(0.0f, 0.0f, thickness);
+    std::vector<Triangle> out;
+    for (int s = 0; s < kSteps; ++s) {
+        const int t = (s + 1) % kSteps;
+        AddQuad(outline[s], outline[t], outline[t] + up, outline[s] + up, out);  // outer wall
+        AddQuad(bore[t], bore[s], bore[s] + up, bore[t] + up, out);              // bore wall
+        AddQuad(bore[s] + up, outline[s] + up, outline[t] + up, bore[t] + up, out);  // top cap
+        AddQuad(bore[t], outline[t], outline[s], bore[s], out);                  // bottom cap
+    }
+    return out;
+}
+
+std::vector<Triangle> CoincidentBoxes(size_t n) {
+    const std::vector<Triangle> box = TessellatedBox(Aabb(Vec3(0.0f), Vec3(1.0f)), 1);
+    std::vector<Triangle> out(n);
+    for (size_t i = 0; i < n; ++i) out[i] = box[i % box.size()];
     return out;
 }
 

@@ -31,4 +31,22 @@ std::vector<Triangle> FlatGrid(float lo, float hi, float z, int n);
 // The same (target_triangles, seed) always gives the same scene.
 std::vector<Triangle> InstancedMeshScene(size_t target_triangles, uint64_t seed);
 
+// Machined, CAD-like parts with large flat faces parallel to the axes, about 1 unit in size. Each
+// is a union of axis-aligned boxes on an irregular grid whose boundary faces are split into two
+// triangles per grid cell, so that flat faces hold long thin triangles, as tessellated CAD parts
+// do; the gear's caps are fans of large triangles.
+// An L-shaped bracket: a base plate and an upright, each with a row of square holes.
+std::vector<Triangle> FlatBracket();
+// A closed box with square windows through its walls.
+std::vector<Triangle> FlatBoxWithHoles();
+// Thin square plates stacked with gaps between them, each with a hole in the middle.
+std::vector<Triangle> FlatStackedPlates();
+// A spur gear: an extruded outline of teeth around a bore, its caps fans of triangles.
+std::vector<Triangle> FlatGear();
+
+// Exactly n triangles that share their bounds: copies of one unit box's 12 triangles, all in the
+// same place (a mesh instanced many times without moving it). Every split plane between two
+// copies' faces separates nothing, so it stresses the builders' stopping rules.
+std::vector<Triangle> CoincidentBoxes(size_t n);
+
 }  // namespace caustica

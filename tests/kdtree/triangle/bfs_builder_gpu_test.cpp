@@ -8,6 +8,7 @@
 
 #include "core/memory.h"
 #include "kdtree/triangle/bfs_builder.h"
+#include "renderer/bench/generated_meshes.h"
 #include "tests/kdtree/triangle/test_scenes.h"
 #include "tests/kdtree/triangle/tree_check.h"
 #include "tests/test_support.h"
@@ -40,6 +41,8 @@ TEST(BfsBuilderGpu, GeneratedScenesMatchTheCpu) {
     ExpectGpuEqualsCpu(gpu, testing::TriangleSoup(100000, 0.03f, 12));
     ExpectGpuEqualsCpu(gpu, testing::Sphere(128, 256));
     ExpectGpuEqualsCpu(gpu, testing::CubeGrid(10));
+    ExpectGpuEqualsCpu(gpu, testing::FlatFacedParts());
+    ExpectGpuEqualsCpu(gpu, FlatGear());  // large-node stage, then flat cells in the small one
     SahParams params;
     params.small_node_threshold = 16;
     params.chunk_size = 64;
@@ -77,6 +80,14 @@ TEST(BfsBuilderGpu, DegenerateInputMatchesTheCpu) {
 TEST(BfsBuilderGpu, MillionIdenticalTriangles) {
     CA_REQUIRE_GPU(gpu);
     ExpectGpuEqualsCpu(gpu, std::vector<Triangle>(1000000, Triangle{Vec3(0, 0, 0), Vec3(2, 0, 0), Vec3(0, 1, 3)}));
+}
+
+// Copies of one box in one place: useless splits (bfs_builder.cpp, UselessSplit) end the large
+// stage early on both devices, with the same leaves of many triangles.
+TEST(BfsBuilderGpu, MillionCoincidentTrianglesMatchTheCpu) {
+    CA_REQUIRE_GPU(gpu);
+    ExpectGpuEqualsCpu(gpu, CoincidentBoxes(1000000));
+    ExpectGpuEqualsCpu(gpu, CoincidentBoxes(24000));
 }
 
 TEST(BfsBuilderGpu, MillionsOfTrianglesMatchTheCpu) {

@@ -43,7 +43,8 @@ std::vector<NamedScene> GeneratedScenes() {
     return {{"random triangles", testing::RandomTriangles(2000, 1)},
             {"small-triangle soup", testing::TriangleSoup(30000, 0.05f, 2)},
             {"tessellated sphere", testing::Sphere(64, 128)},
-            {"grid of cubes", testing::CubeGrid(7)}};
+            {"grid of cubes", testing::CubeGrid(7)},
+            {"flat-faced parts", testing::FlatFacedParts()}};
 }
 
 TEST(BfsBuilder, GeneratedScenesGiveValidTrees) {

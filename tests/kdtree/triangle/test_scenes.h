@@ -11,6 +11,7 @@
 
 #include "core/rng.h"
 #include "kdtree/triangle/triangle.h"
+#include "renderer/bench/generated_meshes.h"
 #include "renderer/bench/scene_triangles.h"
 
 namespace caustica::testing {
@@ -82,6 +83,22 @@ inline std::vector<Triangle> CubeGrid(int per_side) {
                         t.push_back({p[0], p[2], p[3]});
                     }
             }
+    return t;
+}
+
+// The generated machined parts (renderer/bench/generated_meshes.h) side by side: large flat faces
+// parallel to the axes, triangles lying in common planes, fans of long thin triangles.
+inline std::vector<Triangle> FlatFacedParts() {
+    std::vector<Triangle> t;
+    const std::vector<Triangle> parts[4] = {FlatBracket(), FlatBoxWithHoles(), FlatStackedPlates(), FlatGear()};
+    for (int p = 0; p < 4; ++p)
+        for (Triangle tri : parts[p]) {
+            const Vec3 offset(1.5f * float(p), 0.0f, 0.0f);
+            tri.v0 += offset;
+            tri.v1 += offset;
+            tri.v2 += offset;
+            t.push_back(tri);
+        }
     return t;
 }
 

@@ -127,9 +127,24 @@ inline std::string CheckStructure(const HostTree& t, size_t triangle_count, int 
     return "";
 }
 
+// Whether the triangle only reaches a box of no thickness on some axis from one side: a cell cut
+// off a plane to hold the triangles lying in it (and those crossing it) need not hold such a
+// triangle, which the cell on its side holds, and where rays that meet it in the plane find it.
+inline bool TouchesFlatBoxFromOneSide(const Triangle& tri, const NodeBox& box) {
+    for (int a = 0; a < 3; ++a) {
+        if (box.lo[a] != box.hi[a]) continue;
+        const double p = box.lo[a];
+        const double lo = std::min({double(tri.v0[a]), double(tri.v1[a]), double(tri.v2[a])});
+        const double hi = std::max({double(tri.v0[a]), double(tri.v1[a]), double(tri.v2[a])});
+        if ((lo == p && hi > p) || (hi == p && lo < p)) return true;
+    }
+    return false;
+}
+
 // Every triangle that meets the inside of a leaf's box (the box shrunk on each side by a tolerance
-// far above rounding, or by a quarter of a thinner extent) is referenced by that leaf; and every triangle meets the
-// root box. Returns "" when complete.
+// far above rounding, or by a quarter of a thinner extent) is referenced by that leaf, unless it
+// only touches a box of no thickness from one side; and every triangle meets the root box.
+// Returns "" when complete.
 inline std::string CheckCompleteness(const HostTree& t, const std::vector<Triangle>& tris) {
     const Vec3 ext = t.bounds.Extent();
     const double eps = 1e-5 * std::max({double(ext.x), double(ext.y), double(ext.z), 1e-30});
@@ -157,7 +172,8 @@ inline std::string CheckCompleteness(const HostTree& t, const std::vector<Triang
                 inner.lo[a] += shrink;
                 inner.hi[a] -= shrink;
             }
-            if (!TriangleOverlapsBox(tris[tri], inner.lo, inner.hi)) continue;
+            if (!TriangleOverlapsBox(tris[tri], inner.lo, inner.hi) || TouchesFlatBoxFromOneSide(tris[tri], boxes[i]))
+                continue;
             const KdNode& n = t.nodes[i];
             if (n.IsLeaf()) {
                 if (!std::binary_search(leaf_sets[i].begin(), leaf_sets[i].end(), tri))

@@ -62,10 +62,24 @@ TEST(BenchKdTree, EveryTraversalOnTheSameRaysAgrees) {
     std::remove(json.c_str());
 }
 
+TEST(BenchKdTree, CoincidentDistributionNamesItsScene) {
+    const std::string json =
+        (std::filesystem::temp_directory_path() / "caustica_bench_kdtree_coincident_test.json").string();
+    ASSERT_EQ(BenchKdTreeMain({"--triangles", "1200", "--distribution", "coincident", "--device", "cpu", "--repeat", "1",
+                               "--rays", "400", "--json", json}),
+              0);
+    const std::string text = ReadFile(json);
+    for (const char* key : {"\"scene\": \"generated (coincident boxes)\"", "\"triangles\": 1200,", "\"hit_mismatches\": 0,"})
+        EXPECT_NE(text.find(key), std::string::npos) << key << " missing in\n" << text;
+    std::remove(json.c_str());
+}
+
 TEST(BenchKdTree, UsageErrorsAreInputErrors) {
     EXPECT_THROW(BenchKdTreeMain({"--traversal", "restart"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--builder", "median"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--scene", "a.obj", "--triangles", "5"}), InputError);
+    EXPECT_THROW(BenchKdTreeMain({"--scene", "a.obj", "--distribution", "coincident"}), InputError);
+    EXPECT_THROW(BenchKdTreeMain({"--distribution", "stacked"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--scene", "/nonexistent/mesh.obj", "--device", "cpu", "--builder", "exact"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--repeat", "0"}), InputError);
 }
