@@ -151,6 +151,7 @@ CA_HD inline void MakeStoreLeaf(const LargeLevelView& level, LevelTotals* totals
 // that separates nothing (every triangle on both sides) makes a leaf at once. Cutting off empty
 // space or a small share of the triangles is not useless (a sphere's cell above a floor).
 constexpr uint32_t kMaxUselessRun = 3;
+constexpr uint64_t kMaxLevelEntriesPerTriangle = 16;
 CA_HD inline bool UselessSplit(const LargeLevelView& v, uint32_t i, float cost_traversal, float cost_intersection) {
     const uint32_t count = v.nodes.count[i], left = v.child_count[2 * i], right = v.child_count[2 * i + 1];
     if (10 * (uint64_t(left) + right) > 19 * uint64_t(count)) return true;
@@ -729,8 +730,15 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
                              records.View(), child_count.data(), leaf_store.data()};
         const uint32_t chunk_bound = entry_count / chunk + active;
         ChunkBounds(backend, level, chunk_bound);
+        // Triangles that straddle most planes (long ones filling a volume) keep most of a node's
+        // count on both sides of each median split while the SAH still favours it, and the work
+        // lists double level after level: past kMaxLevelEntriesPerTriangle the level's nodes are
+        // leaves, so that the build's memory stays bounded. Ordinary meshes stay far below it.
+        const bool entry_bound = uint64_t(entry_count) > kMaxLevelEntriesPerTriangle * uint64_t(n);
+        const int depth_bound = entry_bound ? 0 : params.max_depth;
+        stats.entry_bound_leaves |= entry_bound;
         ParallelFor(backend, "kdtree split large nodes", active,
-                    SplitLargeNodes{level, totals.data(), params.empty_space_ratio, params.max_depth});
+                    SplitLargeNodes{level, totals.data(), params.empty_space_ratio, depth_bound});
         ChunkCount(backend, level, chunk_bound);
         ParallelFor(backend, "kdtree judge splits", active, JudgeSplits{level, totals.data(), params.cost_traversal, params.cost_intersection});
         ChunkClassify(backend, level, chunk_bound);

@@ -43,6 +43,7 @@ struct BfsBuildStats {
     uint64_t peak_active_nodes = 0;  // the most active nodes in one level (large or small)
     uint64_t peak_entries = 0;       // the longest large-stage work list (triangle references)
     uint64_t large_entries = 0;      // the large-stage work lists' entries, all levels: its work
+    bool entry_bound_leaves = false;  // a level's work list grew past its bound: its nodes became leaves
     uint32_t records = 0;            // nodes as built (cut chains count once), before the output stage
     uint32_t nodes = 0;              // nodes of the final tree
     uint32_t leaves = 0;

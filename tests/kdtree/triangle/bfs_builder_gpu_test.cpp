@@ -90,6 +90,12 @@ TEST(BfsBuilderGpu, MillionCoincidentTrianglesMatchTheCpu) {
     ExpectGpuEqualsCpu(gpu, CoincidentBoxes(24000));
 }
 
+// Long triangles filling a volume: the level past the work lists' bound ends in the same leaves.
+TEST(BfsBuilderGpu, LongTrianglesFillingAVolumeMatchTheCpu) {
+    CA_REQUIRE_GPU(gpu);
+    ExpectGpuEqualsCpu(gpu, testing::TriangleSoup(20000, 5.0f, 21));
+}
+
 TEST(BfsBuilderGpu, MillionsOfTrianglesMatchTheCpu) {
     CA_REQUIRE_GPU(gpu);
     const auto tris = testing::TriangleSoup(1500000, 0.01f, 16);

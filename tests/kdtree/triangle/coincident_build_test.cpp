@@ -6,11 +6,13 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "kdtree/triangle/bfs_builder.h"
 #include "kdtree/triangle/exact_sah_builder.h"
 #include "renderer/bench/generated_meshes.h"
+#include "tests/kdtree/triangle/test_scenes.h"
 #include "tests/kdtree/triangle/tree_check.h"
 
 namespace caustica {
@@ -71,6 +73,27 @@ TEST(CoincidentBuild, BfsStackedBoxesDoNotStall) {
         builder.Build(Span<const Triangle>(*tris), tree);
         ExpectComplete(tree, *tris);
         EXPECT_LE(builder.stats().large_entries, 100 * tris->size());
+    }
+}
+
+// Long triangles that fill a volume straddle most planes, and each median split keeps most of them
+// on both sides while the SAH still favours it: 20,000 of them had run the CPU out of memory (5,000
+// took 1.1 GB). A level whose work list passes its bound now ends in leaves; rays still find every
+// hit, and ordinary scenes never reach the bound (their trees stay as they were).
+TEST(CoincidentBuild, LongTrianglesFillingAVolumeStayWithinTheWorkListBound) {
+    const Backend cpu = Backend::Cpu();
+    BfsSahBuilder builder(cpu);
+    SahTree tree(cpu);
+    const std::vector<Triangle> long_ones = testing::TriangleSoup(20000, 5.0f, 21);
+    builder.Build(Span<const Triangle>(long_ones), tree);
+    EXPECT_TRUE(builder.stats().entry_bound_leaves);
+    EXPECT_LE(builder.stats().peak_entries, 32 * long_ones.size());
+    ExpectComplete(tree, long_ones);
+    std::string problem;
+    EXPECT_EQ(testing::CountRayMismatches(testing::Download(tree), long_ones, 200, 5, &problem), 0) << problem;
+    for (const std::vector<Triangle>& ordinary : {InstancedMeshScene(200000, 1), testing::TriangleSoup(100000, 0.03f, 3)}) {
+        builder.Build(Span<const Triangle>(ordinary), tree);
+        EXPECT_FALSE(builder.stats().entry_bound_leaves);
     }
 }
 
