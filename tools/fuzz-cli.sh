@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Hostile command lines against the caustica executable for SECONDS seconds: random commands and
 # options (empty, starting with --, out of range, garbage), scenes that are not scenes (a FIFO, a
-# device, a folder, a symbolic link loop, mangled YAML) and output targets that must not be
+# device, a folder, a symbolic link loop, mangled YAML), degenerate geometry and cameras that must
+# not stall (degenerate_scene) and output targets that must not be
 # destroyed (a FIFO, a device node, symbolic links, a write-protected file, a folder, a stale
 # .partial); some runs are interrupted by SIGINT or SIGTERM. After every run it checks:
 #   - the exit code is 0, 1 or 2 (130 or 143 after an interrupt): no crash, no hang, no sanitizer
@@ -45,6 +46,7 @@ make_folder() {
   mkdir dir.png
   printf 'stale' >stale.png.partial && mkdir other.png.partial
   printf 'x' >file
+  degenerate_scene
   # A shipped scene or seed, cut short or with a byte changed.
   local sources=("$root"/scenes/*.yaml "$root"/tests/fuzz/seeds/*)
   local source=${sources[RANDOM % ${#sources[@]}]}
@@ -56,6 +58,53 @@ make_folder() {
     printf '%b' "$(pick '\x00' '\x7f' '[' '"' ':' '\t' '&a' '*a' '---\n' '\xff')" |
       dd of=bad.yaml bs=1 seek=$(( RANDOM * 7 % (size + 1) )) conv=notrunc 2>/dev/null
   fi
+}
+
+# degenerate.yaml: geometry and cameras that once stalled a render or gave black frames: copies of
+# one box in one place (a YAML alias), an OBJ of one triangle repeated, long triangles filling a
+# cube, boxes stacked in a column, an animated camera through its look_at or along its up.
+degenerate_scene() {
+  local n=$(( (RANDOM % 4 + 1) * 500 ))
+  case $(pick alias repeated long column camera) in
+    alias)
+      printf 'objects:
+  - &b {shape: {type: box, size: [1, 1, 1]}}
+' >degenerate.yaml
+      for ((i = 0; i < n; ++i)); do printf '  - *b
+'; done >>degenerate.yaml ;;
+    repeated)
+      printf 'v 0 0 0
+v 1 0 0
+v 0 1 0
+' >one.obj
+      awk -v n=$((n * 40)) 'BEGIN { for (i = 0; i < n; ++i) print "f 1 2 3" }' >>one.obj
+      printf 'objects:
+  - {mesh: one.obj}
+' >degenerate.yaml ;;
+    long)
+      awk -v n=$((n * 10)) -v s=$RANDOM 'BEGIN { srand(s); for (i = 0; i < 3 * n; ++i) print "v", rand(), rand(), rand();
+        for (i = 0; i < n; ++i) print "f", 3 * i + 1, 3 * i + 2, 3 * i + 3 }' >long.obj
+      printf 'objects:
+  - {mesh: long.obj}
+' >degenerate.yaml ;;
+    column)
+      printf 'objects:
+' >degenerate.yaml
+      for ((i = 0; i < n; ++i)); do
+        printf '  - {shape: {type: box, size: [1, 1, 1]}, transform: {translate: [0, %d, 0]}}
+' "$i"
+      done >>degenerate.yaml ;;
+    camera)
+      printf 'camera:
+  animation:
+    - {time: 0, position: [0, 2, 0], look_at: [%s]}
+' "$(pick '0, 0, 0' '0, 4, 0')"         >degenerate.yaml
+      printf '    - {time: 2, position: [0, 6, 0], look_at: [%s]}
+' "$(pick '0, 4, 0' '0, 0, 0' '1, 4, 0')"         >>degenerate.yaml
+      printf 'objects: [{shape: {type: sphere}}]
+lights: [{type: point, position: [1, 3, 1]}]
+' >>degenerate.yaml ;;
+  esac
 }
 
 # What must not change: kinds, modes and contents of the protected targets.
@@ -70,7 +119,7 @@ regular_files() { find . -type f -printf '%p\t%s %T@\n' | sort; }
 number() { pick 16 24 1 "" -1 0x10 1e3 2147483648 16385 abc --5 " 8"; }
 size_option() { pick "--$1" "--$1" "--$1" "--$1="; }
 scene() { pick "$root/scenes/ring.yaml" "$root/scenes/orbit.yaml" "$root/scenes/ring.yaml" bad.yaml bad.yaml "" \
-  fifo.png dir.png loopA.png /dev/zero missing.yaml /proc/self/status; }
+  degenerate.yaml degenerate.yaml fifo.png dir.png loopA.png /dev/zero missing.yaml /proc/self/status; }
 target() {
   pick out.png out.jpg out.JPEG out.exr out.tif noext f_%03d.png "sub/%d/f.png" "new/dir/o.jpg" ro.png fifo.png dev.png \
     link.png loopA.png dangling.png dir.png "dir.png/" stale.png file/x.png "" --help /dev/null /dev/full \
