@@ -21,17 +21,6 @@ struct PathTracePass {
     Span<const Hit> hits;
     Span<Rgb> radiance;
 
-    // Direct light at a diffuse point: one shadow ray per light, an area light's to a random point.
-    CA_HD Rgb DirectIrradiance(const DiffusePoint& d, Rng& rng) const {
-        Rgb sum(0.0f);
-        for (size_t l = 0; l < lights.size(); ++l) {
-            const float a = rng.NextFloat(), b = rng.NextFloat();
-            const LightSample s = SampleLight(lights[l], d, a, b);
-            if (MaxComponent(s.irradiance) > 0.0f && !scene.Occluded(s.shadow_ray)) sum += s.irradiance;
-        }
-        return sum;
-    }
-
     CA_HD void operator()(int i) const {
         Rng rng(key.seed, key.sample, kPathPass, order.Linear(uint32_t(i)));
         Ray ray = paths[i].ray();
@@ -55,7 +44,7 @@ struct PathTracePass {
             if (p.material->type == SurfaceType::Diffuse) {
                 const Rgb albedo = scene.Albedo(*p.material, p.uv);
                 const DiffusePoint d{p.position, p.shading_normal, p.geometric_normal, albedo};
-                sum += weight * albedo * DirectIrradiance(d, rng) * kInvPi;
+                sum += weight * albedo * DirectIrradiance(scene, lights, d, rng) * kInvPi;
                 Rgb factor;
                 if (!ScatterDiffuse(albedo, p.shading_normal, p.geometric_normal, rng, &direction, &factor)) break;
                 weight *= factor;
