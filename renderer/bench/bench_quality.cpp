@@ -45,7 +45,9 @@ int BenchQualityMain(const std::vector<std::string>& args) {
                      "Renders a reference (many samples, or a given image) and frames of few samples with other "
                      "seeds, and prints how far the frames are from the reference: the mean absolute error, the "
                      "root mean square error and the fraction of pixels off by more than 0.1 (channels clamped to "
-                     "[0, 1], linear), over all pixels and by the material each pixel's eye ray meets first; and "
+                     "[0, 1], linear) and the mean relative error per pixel (unclamped), over all pixels and by the "
+                     "material each pixel's eye ray meets first (the diffuse row against a path-traced --reference: "
+                     "how far photon mapping is from the true image); and "
                      "the time of a frame.");
     parser.Positional("SCENE", kSceneArgumentHelp, &scene_path, true);
     parser.Option("--samples", "S", "samples per pixel of the measured frames", &samples);
@@ -121,21 +123,23 @@ int BenchQualityMain(const std::vector<std::string>& args) {
                 scene.path.c_str(), backend.Describe().c_str(), width, height, settings.photons, settings.k,
                 settings.specular_splits, settings.shadow_samples, samples, samples == 1 ? "" : "s",
                 reference_text.c_str(), frames);
-    std::printf("%-11s %10s %10s %10s %10s\n", "pixels", "count", "MAE", "RMSE", "off > 0.1");
+    std::printf("%-11s %10s %10s %10s %10s %10s\n", "pixels", "count", "MAE", "RMSE", "off > 0.1", "rel. err.");
     for (size_t k = 0; k < errors.size(); ++k) {
         const ImageError& e = errors[k];
         if (k > 0 && e.pixels == 0) continue;
-        std::printf("%-11s %10zu %10.5f %10.5f %9.3f%%\n", k == 0 ? "all" : FirstHitName(FirstHit(k - 1)),
-                    e.pixels / size_t(frames), e.mean_absolute, e.root_mean_square, 100.0 * e.far_fraction);
+        std::printf("%-11s %10zu %10.5f %10.5f %9.3f%% %9.3f%%\n", k == 0 ? "all" : FirstHitName(FirstHit(k - 1)),
+                    e.pixels / size_t(frames), e.mean_absolute, e.root_mean_square, 100.0 * e.far_fraction,
+                    100.0 * e.mean_relative);
     }
     std::printf("frame ms    %10.3f (min %.3f, max %.3f; %d sample%s)\n", frame.median, frame.min, frame.max, samples,
                 samples == 1 ? "" : "s");
     const ImageError& glass = errors[1 + size_t(FirstHit::Glass)];
     std::printf("SUMMARY bench quality %s %s %dx%d samples=%d splits=%d shadow_samples=%d reference=%s: %.3f%% of "
-                "pixels off by more than 0.1 (glass %.3f%%), median frame %.2f ms\n",
+                "pixels off by more than 0.1 (glass %.3f%%), diffuse mean relative error %.3f%%, median frame %.2f ms\n",
                 scene.path.c_str(), backend.Name(), width, height, samples, settings.specular_splits,
                 settings.shadow_samples, reference_text.c_str(), 100.0 * errors[0].far_fraction,
-                100.0 * glass.far_fraction, frame.median);
+                100.0 * glass.far_fraction, 100.0 * errors[1 + size_t(FirstHit::Diffuse)].mean_relative,
+                frame.median);
 
     if (json_file) {
         JsonWriter json;
@@ -152,6 +156,7 @@ int BenchQualityMain(const std::vector<std::string>& args) {
             json.Key("pixels").Integer(int64_t(e.pixels / size_t(frames)));
             json.Key("mean_absolute").Number(e.mean_absolute).Key("root_mean_square").Number(e.root_mean_square);
             json.Key("far_fraction").Number(e.far_fraction);
+            json.Key("mean_relative").Number(e.mean_relative);
             json.EndObject();
         }
         json.EndObject();
