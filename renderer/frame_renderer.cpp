@@ -275,6 +275,7 @@ void FrameRenderer::AddSample() {
             RunIndirectEstimatePass(s.backend, s.global_map, s.global_photons.span(), s.global_normals.span(),
                                     global_knn, s.settings.filter, radius_scale, s.eye, s.indirect);
         }
+        if (s.settings.denoise) RunDenoisePasses(s.backend, s.camera, s.eye, s.indirect);
         RunAddIndirectPass(s.backend, s.eye, s.indirect);
         s.times.indirect = clock.ElapsedMs();
     }

@@ -83,6 +83,7 @@ RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& o, bo
                                              : std::min(scene.settings.global_photons, kCpuDefaultPhotons)));
     s.global_k = scene.settings.global_k;
     s.gather_rays = uint32_t(o.gather_rays >= 0 ? o.gather_rays : scene.settings.gather_rays);
+    s.denoise = o.denoise == "scene" ? scene.settings.denoise : o.denoise == "on";
     s.progressive = o.progressive == "scene" ? scene.settings.progressive : o.progressive == "on";
     s.alpha = scene.settings.alpha;
     s.max_bounces = scene.settings.max_bounces;

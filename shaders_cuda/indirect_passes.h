@@ -67,6 +67,10 @@ void RunFinalGatherPasses(const Backend& backend, const SceneView& scene, Span<c
                           int max_specular, uint32_t rays, SampleKey key, const GatherMaps& maps,
                           const EyeState& eye, IndirectState& state);
 
+// The edge-aware a-trous filter (denoise.h) of the indirect irradiance of the ends that camera rays
+// see directly, in place; the other ends' stays.
+void RunDenoisePasses(const Backend& backend, const CameraView& camera, const EyeState& eye, IndirectState& state);
+
 // Adds every diffuse end's indirect radiance (its weight, albedo included, times the irradiance over
 // pi) to its path in the ray tree (after the shade pass wrote the direct light and caustics there).
 void RunAddIndirectPass(const Backend& backend, EyeState& eye, const IndirectState& state);

@@ -6,6 +6,7 @@
 #include "core/buffer.h"
 #include "core/vec.h"
 #include "kdtree/point/knn_batch.h"
+#include "shaders_cuda/denoise.h"
 #include "shaders_cuda/eye_state.h"
 
 namespace caustica {
@@ -20,9 +21,15 @@ struct IndirectState {
     Buffer<DiffusePoint> gather_hits;
     Buffer<Vec3> gather_queries;
     Buffer<Rgb> gather_light;
+    // The denoiser's (denoise.h), per pixel row by row: each camera ray's diffuse end's guide, its
+    // end (all ones: none) and the irradiance, in two buffers that the iterations alternate.
+    Buffer<DenoiseGuide> denoise_guides;
+    Buffer<uint32_t> denoise_pixel_end;
+    Buffer<Rgb> denoise_values[2];
 
     explicit IndirectState(const Backend& b)
-        : irradiance(b), knn(b), gather_hits(b), gather_queries(b), gather_light(b) {}
+        : irradiance(b), knn(b), gather_hits(b), gather_queries(b), gather_light(b), denoise_guides(b),
+          denoise_pixel_end(b), denoise_values{Buffer<Rgb>(b), Buffer<Rgb>(b)} {}
 };
 
 }  // namespace caustica

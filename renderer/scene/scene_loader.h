@@ -7,7 +7,7 @@
 //   camera:    {position, look_at, up, fov, resolution: [w, h],
 //               animation: [{time, position, look_at}, ...]}
 //   settings:  {photons, k, ambient: [r, g, b], indirect, global_photons, global_k, gather_rays,
-//               progressive, alpha, max_bounces, specular_splits, shadow_samples, frame_rate, duration}
+//               denoise, progressive, alpha, max_bounces, specular_splits, shadow_samples, frame_rate, duration}
 //   materials: {NAME: {type: diffuse|mirror|metal|glass, color, texture, checker: {color_a,
 //               color_b, scale}, ior, absorption}, ...}
 //   lights:    [{name, type: point|spot|directional|rect|disc|sphere, position, direction |

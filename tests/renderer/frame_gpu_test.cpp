@@ -93,6 +93,19 @@ TEST(FrameGpuPaths, FinalGatheringAgreesWithTheCpu) {
     }
 }
 
+// The a-trous filter of indirect light (density estimate and final gathering) on the GPU.
+TEST(FrameGpuPaths, DenoisedIndirectLightAgreesWithTheCpu) {
+    CA_REQUIRE_GPU(gpu);
+    const Scene scene = Shipped("cornell-glass.yaml");
+    RenderOptions options = Options(-1, "on");
+    options.denoise = "on";
+    for (const int gather_rays : {0, 4}) {
+        options.gather_rays = gather_rays;
+        ExpectSameFrame(*testing::RenderStill(Backend::Cpu(), scene, options, 2),
+                        *testing::RenderStill(gpu, scene, options, 2));
+    }
+}
+
 // One random path a pixel (specular_splits 0), as before the ray trees.
 TEST(FrameGpuPaths, OnePathAPixelAgreesWithTheCpu) {
     CA_REQUIRE_GPU(gpu);
