@@ -2,6 +2,7 @@
 #include "core/rng.h"
 #include "photon/diffuse.h"
 #include "photon/scatter.h"
+#include "shaders_cuda/first_hit.h"
 #include "shaders_cuda/light_sample.h"
 #include "shaders_cuda/path_tracer.h"
 
@@ -20,11 +21,13 @@ struct PathTracePass {
     Span<const EyePath> paths;
     Span<const Hit> hits;
     Span<Rgb> radiance;
+    Span<FirstHit> first_hit;
 
     CA_HD void operator()(int i) const {
         Rng rng(key.seed, key.sample, kPathPass, order.Linear(uint32_t(i)));
         Ray ray = paths[i].ray();
         Hit hit = hits[i];
+        first_hit[i] = FirstAreaLightHit(lights, ray, hit.t) >= 0 ? FirstHit::Light : FirstHitOf(scene, hit);
         Rgb weight(1.0f), sum(0.0f);
         bool sees_lights = true;  // the camera ray, or a specular bounce's: no shadow ray brought their light
         int specular = 0;
@@ -71,7 +74,7 @@ void RunPathTracePass(const Backend& backend, const SceneView& scene, Span<const
                       SampleKey key, EyeState& state) {
     ParallelFor(backend, "path trace", state.pixels,
                 PathTracePass{scene, lights, max_specular, key, state.order, state.paths.span(), state.hits.span(),
-                              state.tree_radiance.span()});
+                              state.tree_radiance.span(), state.first_hit.span()});
 }
 
 }  // namespace caustica

@@ -43,6 +43,23 @@ TEST(BenchQuality, SmallCpuRunWritesJson) {
     std::remove(json_path.c_str());
 }
 
+// The path tracer records what each camera ray meets first, as the photon mapper does: its frames'
+// errors by material count every pixel once.
+TEST(BenchQuality, PathTracedFramesAreMeasuredByMaterial) {
+    const std::string json_path = ::testing::TempDir() + "bench_quality_path.json";
+    ASSERT_EQ(BenchQualityMain(SmallRun({"--integrator", "path", "--reference-samples", "4", "--json", json_path})), 0);
+    const std::string json = ReadText(json_path);
+    size_t pixels = 0;
+    for (const char* kind : {"\"diffuse\": {", "\"glass\": {", "\"metal\": {", "\"light\": {", "\"background\": {"}) {
+        const size_t at = json.find(kind);
+        ASSERT_NE(at, std::string::npos) << kind << " not in " << json;
+        pixels += std::stoul(json.substr(json.find("\"pixels\": ", at) + 10));
+    }
+    EXPECT_EQ(pixels, 576u) << json;
+    EXPECT_GT(std::stoul(json.substr(json.find("\"pixels\": ", json.find("\"diffuse\": {")) + 10)), 300u) << json;
+    std::remove(json_path.c_str());
+}
+
 // A white reference against frames so overexposed that every lit pixel shows white: no error on
 // the diffuse walls (the mirror ball shows the black world through the box's open side).
 // Read as PNG (clamped sRGB) and as EXR (linear float, as render writes it).
