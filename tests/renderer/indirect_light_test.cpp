@@ -6,6 +6,7 @@
 #include <vector>
 #include <string>
 
+#include "core/error.h"
 #include "renderer/frame_renderer.h"
 #include "renderer/scene/scene_loader.h"
 #include "renderer/scene_to_frame.h"
@@ -113,6 +114,25 @@ TEST(IndirectLight, FinalGatheringIsDeterministic) {
     const Image second = testing::RenderStill(Backend::Cpu(), scene, options, 2)->CurrentImage();
     EXPECT_EQ(first.pixels, second.pixels);
     EXPECT_NE(first.pixels, density.pixels);
+}
+
+// The options and the scene together: gather rays from the scene unless --gather-rays says, the
+// filter only where asked (render and bench: "off"; the viewer: "scene").
+TEST(IndirectLight, SettingsTakeGatherRaysAndDenoise) {
+    Scene scene = Load("settings: {gather_rays: 8, denoise: true}\n");
+    RenderOptions options;
+    RenderSettings s = MakeRenderSettings(scene, options, false);
+    EXPECT_EQ(s.gather_rays, 8u);
+    EXPECT_FALSE(s.denoise);
+    options.gather_rays = 0;
+    options.denoise = "scene";
+    s = MakeRenderSettings(scene, options, false);
+    EXPECT_EQ(s.gather_rays, 0u);
+    EXPECT_TRUE(s.denoise);
+    scene.settings.denoise = false;
+    EXPECT_FALSE(MakeRenderSettings(scene, options, false).denoise);
+    options.gather_rays = 2000;
+    EXPECT_THROW(MakeRenderSettings(scene, options, false), InputError);
 }
 
 }  // namespace
