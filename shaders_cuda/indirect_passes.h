@@ -4,7 +4,7 @@
 // (a) Density estimation from the global map right at the point, as real-time photon mappers do
 // (Mara, McGuire and Luebke, "Toward Practical Real-Time Photon Mapping: Efficient GPU Density
 // Estimation", I3D 2013): smooth and cheap, but the map's blur shows where light changes fast.
-// (b) Final gathering (Jensen 2001, "Realistic Image Synthesis Using Photon Mapping", section 7.4):
+// (b) Final gathering (Jensen 1996, "Global Illumination using Photon Maps"):
 // cosine-distributed gather rays from the point read the light leaving the diffuse surfaces they
 // hit; the maps' blur moves one bounce away from what the eye sees, and the noise averages out
 // over the samples.

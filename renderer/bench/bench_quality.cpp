@@ -65,10 +65,12 @@ int BenchQualityMain(const std::vector<std::string>& args) {
                      "Renders a reference (many samples, or a given image) and frames of few samples with other "
                      "seeds, and prints how far the frames are from the reference: the mean absolute error, the "
                      "root mean square error and the fraction of pixels off by more than 0.1 (channels clamped to "
-                     "[0, 1], linear) and the mean relative error per pixel (unclamped), over all pixels and by the "
-                     "material each pixel's eye ray meets first (the diffuse row against a path-traced --reference: "
-                     "how far photon mapping is from the true image); and "
-                     "the time of a frame.");
+                     "[0, 1], linear) and the mean and root mean square relative error per pixel (unclamped), over all "
+                     "pixels and by the material each pixel's eye ray meets first (the diffuse row against a "
+                     "path-traced --reference: how far photon mapping is from the true image); and the time of a "
+                     "frame. A path-traced reference is noisy: measure it against a second one (--integrator path "
+                     "--samples as many), and the square of the RMS relative error without its noise is the "
+                     "measured one's minus half of that one's.");
     parser.Positional("SCENE", kSceneArgumentHelp, &scene_path, true);
     parser.Option("--samples", "S", "samples per pixel of the measured frames", &samples);
     parser.Option("--reference-samples", "R", "samples per pixel of the rendered reference (seed --seed)",
@@ -161,13 +163,15 @@ int BenchQualityMain(const std::vector<std::string>& args) {
                 scene.path.c_str(), backend.Describe().c_str(), width, height, settings.photons, settings.k,
                 settings.specular_splits, settings.shadow_samples, samples, samples == 1 ? "" : "s",
                 reference_text.c_str(), frames);
-    std::printf("%-11s %10s %10s %10s %10s %10s\n", "pixels", "count", "MAE", "RMSE", "off > 0.1", "rel. err.");
+    std::printf("%-11s %10s %10s %10s %10s %10s %10s\n", "pixels", "count", "MAE", "RMSE", "off > 0.1", "rel. err.",
+                "RMS rel.");
     for (size_t k = 0; k < errors.size(); ++k) {
         const ImageError& e = errors[k];
         if (k > 0 && e.pixels == 0) continue;
-        std::printf("%-11s %10zu %10.5f %10.5f %9.3f%% %9.3f%%\n", k == 0 ? "all" : FirstHitName(FirstHit(k - 1)),
-                    e.pixels / size_t(frames), e.mean_absolute, e.root_mean_square, 100.0 * e.far_fraction,
-                    100.0 * e.mean_relative);
+        std::printf("%-11s %10zu %10.5f %10.5f %9.3f%% %9.3f%% %9.3f%%\n",
+                    k == 0 ? "all" : FirstHitName(FirstHit(k - 1)), e.pixels / size_t(frames), e.mean_absolute,
+                    e.root_mean_square, 100.0 * e.far_fraction, 100.0 * e.mean_relative,
+                    100.0 * e.root_mean_square_relative);
     }
     if (series.size() > 1) {
         std::printf("%8s %12s %10s %10s %14s\n", "samples", "seconds", "MAE", "RMSE", "diffuse rel.");
@@ -202,6 +206,7 @@ int BenchQualityMain(const std::vector<std::string>& args) {
             json.Key("mean_absolute").Number(e.mean_absolute).Key("root_mean_square").Number(e.root_mean_square);
             json.Key("far_fraction").Number(e.far_fraction);
             json.Key("mean_relative").Number(e.mean_relative);
+            json.Key("root_mean_square_relative").Number(e.root_mean_square_relative);
             json.EndObject();
         }
         json.EndObject();

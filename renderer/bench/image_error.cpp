@@ -38,6 +38,7 @@ std::vector<ImageError> MeasureImageError(const Image& image, const Image& refer
             e.far_fraction += absolute / 3.0 > kFarDifference;
             if (relative) {
                 e.mean_relative += linear / reference_sum;
+                e.root_mean_square_relative += (linear / reference_sum) * (linear / reference_sum);
                 ++e.relative_pixels;
             }
         }
@@ -48,7 +49,10 @@ std::vector<ImageError> MeasureImageError(const Image& image, const Image& refer
         e.mean_absolute /= 3.0 * double(e.pixels);
         e.root_mean_square = std::sqrt(squares[k] / (3.0 * double(e.pixels)));
         e.far_fraction /= double(e.pixels);
-        if (e.relative_pixels > 0) e.mean_relative /= double(e.relative_pixels);
+        if (e.relative_pixels > 0) {
+            e.mean_relative /= double(e.relative_pixels);
+            e.root_mean_square_relative = std::sqrt(e.root_mean_square_relative / double(e.relative_pixels));
+        }
     }
     return errors;
 }

@@ -22,6 +22,10 @@ struct ImageError {
     // sum is at least kRelativeFloor (their count: relative_pixels).
     double mean_relative = 0;
     size_t relative_pixels = 0;
+    // The root of the mean square of the same: it bounds the mean from above, and against a noisy
+    // but unbiased reference its square is the true one's plus the reference's variance, which a
+    // second reference measures (bench quality's help says how).
+    double root_mean_square_relative = 0;
 };
 
 // Pixels darker than this in the reference (sum of channels) have no relative error: black has none.

@@ -46,6 +46,7 @@ TEST(ImageError, RelativeErrorIsPerPixelOverTheReferenceAndSkipsBlack) {
     const ImageError& diffuse = e[1 + size_t(FirstHit::Diffuse)];
     EXPECT_EQ(diffuse.relative_pixels, 2u);
     EXPECT_NEAR(diffuse.mean_relative, (0.3 / 2.0 + 3.0 / 12.0) / 2, 1e-6);
+    EXPECT_NEAR(diffuse.root_mean_square_relative, std::sqrt((0.15 * 0.15 + 0.25 * 0.25) / 2), 1e-6);
     EXPECT_EQ(e[1 + size_t(FirstHit::Glass)].relative_pixels, 0u);
     EXPECT_DOUBLE_EQ(e[1 + size_t(FirstHit::Glass)].mean_relative, 0.0);
     EXPECT_EQ(e[0].relative_pixels, 2u);
