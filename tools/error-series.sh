@@ -6,7 +6,8 @@
 #   tools/error-series.sh CAUSTICA OUT SIZE REF SERIES [PLOT.svg] [-- extra options]
 # e.g. tools/error-series.sh build-cpu/renderer/caustica out/series 64 256 1,2,4,8,16,32,64 \
 #        docs/images/error-series-cpu.svg
-# Writes OUT/SCENE-ref.exr, OUT/SCENE-progressive.json and OUT/SCENE-fixed.json.
+# Writes OUT/SCENE-ref.exr, OUT/SCENE-progressive.json and OUT/SCENE-fixed.json; files already in OUT
+# are kept (a run that stopped goes on where it stopped).
 set -euo pipefail
 
 if [[ $# -lt 5 ]]; then
@@ -23,12 +24,16 @@ labels=()
 for scene in "$root"/scenes/*.yaml "$root"/scenes/*.gltf; do
   name=$(basename "${scene%.*}")
   common=(--width "$size" --height "$size" "$@")
-  "$caustica" render "$scene" -o "$out/$name-ref.exr" --samples "$ref" --progressive on "${common[@]}" >/dev/null
+  # Frame 0 of animated scenes (bench quality measures time 0).
+  [[ -e $out/$name-ref.exr ]] ||
+    "$caustica" render "$scene" -o "$out/$name-ref.exr" --frames 0:0 --samples "$ref" --progressive on \
+      "${common[@]}" >/dev/null
   for mode in progressive fixed; do
     [[ $mode == progressive ]] && flag=on || flag=off
+    labels+=("$name $mode=$out/$name-$mode.json")
+    [[ -e $out/$name-$mode.json ]] && continue  # from an earlier run into OUT
     "$caustica" bench quality "$scene" --reference "$out/$name-ref.exr" --samples-series "$series" --frames 1 \
       --progressive "$flag" --json "$out/$name-$mode.json" "${common[@]}" | grep -A 20 '^ *samples'
-    labels+=("$name $mode=$out/$name-$mode.json")
   done
 done
 python3 "$root/tools/plot-error-series.py" "$plot" "${labels[@]}"
