@@ -281,8 +281,16 @@ void FrameRenderer::AddSample() {
         KnnSettings global_knn = knn;
         global_knn.k = s.settings.global_k;
         global_knn.max_radius = s.global_max_radius;
-        RunIndirectEstimatePass(s.backend, s.global_map, s.global_photons.span(), s.global_normals.span(), global_knn,
-                                s.settings.filter, radius_scale, s.eye, s.indirect);
+        if (s.settings.gather_rays > 0) {
+            const GatherMaps maps{&s.global_map, s.global_photons.span(), s.global_normals.span(), global_knn,
+                                  &s.photon_map, s.photons.span(), knn, s.settings.filter, radius_scale};
+            RunFinalGatherPasses(s.backend, scene, s.lights.span(), s.settings.max_bounces, s.settings.gather_rays,
+                                 key, maps, s.eye, s.indirect);
+        } else {
+            RunIndirectEstimatePass(s.backend, s.global_map, s.global_photons.span(), s.global_normals.span(),
+                                    global_knn, s.settings.filter, radius_scale, s.eye, s.indirect);
+        }
+        if (s.settings.denoise) RunDenoisePasses(s.backend, s.camera, s.eye, s.indirect);
         RunAddIndirectPass(s.backend, s.eye, s.indirect);
         s.times.indirect = clock.ElapsedMs();
     }

@@ -44,6 +44,11 @@ struct RenderSettings {
     uint32_t global_photons = 250000;
     int global_k = 64;
     float global_max_radius_fraction = 0.1f;
+    // Final gathering's rays per diffuse end and sample (shaders_cuda/indirect_passes.h, (b)); 0:
+    // the density estimate at the visible point, (a).
+    uint32_t gather_rays = 0;
+    // The edge-aware a-trous filter of each sample's indirect light (shaders_cuda/denoise.h).
+    bool denoise = false;
     // Progressive photon mapping (photon/progressive_radius.h): both maps' estimates of sample i
     // gather within the k-th photon's distance times the radius's shrinking after i samples.
     bool progressive = false;

@@ -60,6 +60,7 @@ RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& o, bo
     CheckRange("--k", o.k, 0, 1024);
     CheckRange("--specular-splits", o.specular_splits, -1, SceneLimits::kMaxSpecularSplits);
     CheckRange("--shadow-samples", o.shadow_samples, 0, SceneLimits::kMaxShadowSamples);
+    CheckRange("--gather-rays", o.gather_rays, -1, SceneLimits::kMaxGatherRays);
     CheckRange("--width", o.width, 0, kMaxImageSide);
     CheckRange("--height", o.height, 0, kMaxImageSide);
     // One side alone keeps the camera's aspect ratio; the other side must fit too.
@@ -81,6 +82,8 @@ RenderSettings MakeRenderSettings(const Scene& scene, const RenderOptions& o, bo
                                       : (gpu ? scene.settings.global_photons
                                              : std::min(scene.settings.global_photons, kCpuDefaultPhotons)));
     s.global_k = scene.settings.global_k;
+    s.gather_rays = uint32_t(o.gather_rays >= 0 ? o.gather_rays : scene.settings.gather_rays);
+    s.denoise = o.denoise == "scene" ? scene.settings.denoise : o.denoise == "on";
     s.progressive = o.progressive == "scene" ? scene.settings.progressive : o.progressive == "on";
     s.alpha = scene.settings.alpha;
     s.max_bounces = scene.settings.max_bounces;

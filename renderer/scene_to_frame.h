@@ -27,6 +27,9 @@ struct RenderOptions {
     int shadow_samples = 0;    // 0: the scene's setting
     std::string indirect = "scene";  // indirect light: "on", "off", or the scene's setting
     int global_photons = 0;    // 0: the scene's setting (capped on the CPU)
+    int gather_rays = -1;      // final gathering's rays: -1: the scene's setting; 0: off
+    // The filter of indirect light: "on", "off", or the scene's setting (the viewer's default).
+    std::string denoise = "off";
     std::string progressive = "scene";  // progressive radii: "on", "off", or the scene's setting
     int width = 0, height = 0;  // 0: the scene camera's resolution
     double exposure = 1.0;

@@ -6,22 +6,13 @@
 #include "core/rng.h"
 #include "photon/scatter.h"
 #include "shaders_cuda/eye_passes.h"
+#include "shaders_cuda/first_hit.h"
 #include "shaders_cuda/trace_pass.h"
 
 namespace caustica {
 namespace {
 
 constexpr uint32_t kBouncePass = 32;  // + the bounce number
-
-CA_HD CA_INLINE FirstHit FirstHitOf(const SceneView& scene, const Hit& hit) {
-    if (!hit.Valid()) return FirstHit::Background;
-    switch (scene.materials[scene.shading[hit.triangle].material].type) {
-        case SurfaceType::Glass: return FirstHit::Glass;
-        case SurfaceType::Mirror: return FirstHit::Metal;
-        case SurfaceType::Diffuse: break;
-    }
-    return FirstHit::Diffuse;
-}
 
 // Decides what each path of the queue becomes: a diffuse end, light it brings (an area light's it
 // meets before any surface, or the environment's when it leaves the scene), or children: two

@@ -16,11 +16,8 @@ struct FilterGlobalPhotons {
     Span<Rgb> irradiance;
     CA_HD void operator()(uint32_t i, KnnSlot neighbours, KnnOutcome o) const {
         const DiffusePoint& d = diffuse[end_node[i]];
-        const Span<const Vec3> photon_normals = normals;
-        irradiance[i] = PhotonIrradiance(
-            photons, [neighbours](int j) { return neighbours.indices[uint32_t(j) * neighbours.stride]; },
-            int(o.count), o.radius * radius_scale, d.position, d.normal, filter,
-            [photon_normals, d](uint32_t p) { return Dot(photon_normals[p], d.normal) > kSameSurfaceCos; });
+        irradiance[i] =
+            GlobalIrradiance(photons, normals, neighbours, o, o.radius * radius_scale, d.position, d.normal, filter);
     }
 };
 

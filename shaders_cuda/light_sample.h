@@ -110,4 +110,18 @@ CA_HD CA_INLINE LightSample SampleLight(const LightSource& light, const DiffuseP
     return s;
 }
 
+// Direct light at a diffuse point from one shadow ray per light (an area light's toward a point
+// drawn from rng): where the light is not the frame's shadow pass's (the path tracer's vertices,
+// final gathering's hits).
+CA_HD CA_INLINE Rgb DirectIrradiance(const SceneView& scene, Span<const LightSource> lights, const DiffusePoint& d,
+                                     Rng& rng) {
+    Rgb sum(0.0f);
+    for (size_t l = 0; l < lights.size(); ++l) {
+        const float a = rng.NextFloat(), b = rng.NextFloat();
+        const LightSample s = SampleLight(lights[l], d, a, b);
+        if (MaxComponent(s.irradiance) > 0.0f && !scene.Occluded(s.shadow_ray)) sum += s.irradiance;
+    }
+    return sum;
+}
+
 }  // namespace caustica

@@ -2,6 +2,7 @@
 #include "core/rng.h"
 #include "photon/diffuse.h"
 #include "photon/scatter.h"
+#include "shaders_cuda/first_hit.h"
 #include "shaders_cuda/light_sample.h"
 #include "shaders_cuda/path_tracer.h"
 
@@ -20,22 +21,13 @@ struct PathTracePass {
     Span<const EyePath> paths;
     Span<const Hit> hits;
     Span<Rgb> radiance;
-
-    // Direct light at a diffuse point: one shadow ray per light, an area light's to a random point.
-    CA_HD Rgb DirectIrradiance(const DiffusePoint& d, Rng& rng) const {
-        Rgb sum(0.0f);
-        for (size_t l = 0; l < lights.size(); ++l) {
-            const float a = rng.NextFloat(), b = rng.NextFloat();
-            const LightSample s = SampleLight(lights[l], d, a, b);
-            if (MaxComponent(s.irradiance) > 0.0f && !scene.Occluded(s.shadow_ray)) sum += s.irradiance;
-        }
-        return sum;
-    }
+    Span<FirstHit> first_hit;
 
     CA_HD void operator()(int i) const {
         Rng rng(key.seed, key.sample, kPathPass, order.Linear(uint32_t(i)));
         Ray ray = paths[i].ray();
         Hit hit = hits[i];
+        first_hit[i] = FirstAreaLightHit(lights, ray, hit.t) >= 0 ? FirstHit::Light : FirstHitOf(scene, hit);
         Rgb weight(1.0f), sum(0.0f);
         bool sees_lights = true;  // the camera ray, or a specular bounce's: no shadow ray brought their light
         float wavelength = 0.0f;  // nm; 0: all (photon/photon_tracer.h)
@@ -56,7 +48,7 @@ struct PathTracePass {
             if (p.material->type == SurfaceType::Diffuse) {
                 const Rgb albedo = scene.Albedo(*p.material, p.uv);
                 const DiffusePoint d{p.position, p.shading_normal, p.geometric_normal, albedo};
-                sum += weight * albedo * DirectIrradiance(d, rng) * kInvPi;
+                sum += weight * albedo * DirectIrradiance(scene, lights, d, rng) * kInvPi;
                 Rgb factor;
                 if (!ScatterDiffuse(albedo, p.shading_normal, p.geometric_normal, rng, &direction, &factor)) break;
                 weight *= factor;
@@ -85,7 +77,7 @@ void RunPathTracePass(const Backend& backend, const SceneView& scene, Span<const
                       SampleKey key, EyeState& state) {
     ParallelFor(backend, "path trace", state.pixels,
                 PathTracePass{scene, lights, max_specular, key, state.order, state.paths.span(), state.hits.span(),
-                              state.tree_radiance.span()});
+                              state.tree_radiance.span(), state.first_hit.span()});
 }
 
 }  // namespace caustica

@@ -24,7 +24,8 @@
 namespace caustica {
 
 // Traces every pixel's path from the queue RunEyePass left (its camera ray and first hit) and
-// writes the pixel's radiance to state.tree_radiance (state.PixelRadiance()). max_specular:
+// writes the pixel's radiance to state.tree_radiance (state.PixelRadiance()) and what its camera ray
+// met first to state.first_hit. max_specular:
 // glass and mirror bounces before a path ends.
 void RunPathTracePass(const Backend& backend, const SceneView& scene, Span<const LightSource> lights, int max_specular,
                       SampleKey key, EyeState& state);

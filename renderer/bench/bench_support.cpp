@@ -60,6 +60,8 @@ void WriteFrameSettings(JsonWriter& json, const std::string& scene, int width, i
     json.Key("shadow_samples").Integer(settings.shadow_samples);
     json.Key("indirect").Bool(settings.indirect);
     json.Key("global_photons").Integer(settings.global_photons).Key("global_k").Integer(settings.global_k);
+    json.Key("gather_rays").Integer(settings.gather_rays);
+    json.Key("progressive").Bool(settings.progressive).Key("alpha").Number(settings.alpha);
 }
 
 }  // namespace caustica

@@ -21,18 +21,26 @@ std::vector<ImageError> MeasureImageError(const Image& image, const Image& refer
     std::vector<ImageError> errors(1 + kFirstHitKinds);
     std::vector<double> squares(errors.size(), 0.0);
     for (size_t i = 0; i < image.pixels.size(); ++i) {
-        double absolute = 0.0, square = 0.0;
+        double absolute = 0.0, square = 0.0, linear = 0.0, reference_sum = 0.0;
         for (int c = 0; c < 3; ++c) {
             const double d = Shown(image.pixels[i][c]) - Shown(reference.pixels[i][c]);
             absolute += std::fabs(d);
             square += d * d;
+            linear += std::fabs(double(image.pixels[i][c]) - double(reference.pixels[i][c]));
+            reference_sum += double(reference.pixels[i][c]);
         }
+        const bool relative = std::isfinite(linear) && reference_sum >= kRelativeFloor;
         for (const size_t k : {size_t(0), 1 + size_t(first_hits[i])}) {
             ImageError& e = errors[k];
             ++e.pixels;
             e.mean_absolute += absolute;
             squares[k] += square;
             e.far_fraction += absolute / 3.0 > kFarDifference;
+            if (relative) {
+                e.mean_relative += linear / reference_sum;
+                e.root_mean_square_relative += (linear / reference_sum) * (linear / reference_sum);
+                ++e.relative_pixels;
+            }
         }
     }
     for (size_t k = 0; k < errors.size(); ++k) {
@@ -41,6 +49,10 @@ std::vector<ImageError> MeasureImageError(const Image& image, const Image& refer
         e.mean_absolute /= 3.0 * double(e.pixels);
         e.root_mean_square = std::sqrt(squares[k] / (3.0 * double(e.pixels)));
         e.far_fraction /= double(e.pixels);
+        if (e.relative_pixels > 0) {
+            e.mean_relative /= double(e.relative_pixels);
+            e.root_mean_square_relative = std::sqrt(e.root_mean_square_relative / double(e.relative_pixels));
+        }
     }
     return errors;
 }

@@ -18,6 +18,14 @@ void AddRenderOptions(ArgParser& parser, RenderOptions* o) {
                   "global photons emitted per sample, for indirect light (0: the scene's setting; on the CPU at most "
                   "100000 unless given)",
                   &o->global_photons);
+    parser.Option("--gather-rays", "N",
+                  "final gathering: gather rays per visible diffuse point and sample, which read the photon maps "
+                  "one diffuse bounce away (-1: the scene's setting; 0: the global map's density at the point)",
+                  &o->gather_rays);
+    parser.Choice("--denoise", {"scene", "on", "off"},
+                  "the edge-aware a-trous filter of each sample's indirect light (caustics and direct light stay "
+                  "sharp): on, off, or the scene's settings.denoise (view's default; render and bench: off)",
+                  &o->denoise);
     parser.Choice("--progressive", {"scene", "on", "off"},
                   "progressive photon mapping (the estimates' radii shrink from sample to sample, so a still "
                   "converges): on, off (every sample gathers k photons afresh), or the scene's setting (on unless "

@@ -10,8 +10,8 @@ namespace caustica {
 constexpr const char* kSceneArgumentHelp =
     "a scene file: YAML (.yaml, .yml) or glTF 2.0 (.gltf, .glb) (default: the built-in ring scene)";
 
-// --device, --seed, --photons, --k, --indirect, --global-photons, --progressive, --width, --height,
-// --exposure, --tonemap, --filter, --knn, --integrator, --view.
+// --device, --seed, --photons, --k, --indirect, --global-photons, --gather-rays, --denoise, --progressive,
+// --width, --height, --exposure, --tonemap, --filter, --knn, --integrator, --view.
 void AddRenderOptions(ArgParser& parser, RenderOptions* options);
 
 }  // namespace caustica

@@ -25,6 +25,7 @@ int ViewMain(const Args& args) {
                   &fallback_path);
     parser.Option("--samples", "S", "samples per pixel of the PNG written without a window", &samples);
     parser.Option("--max-samples", "N", "samples the window accumulates while nothing moves", &options.max_samples);
+    options.denoise = "scene";  // the viewer filters indirect light unless the scene or the user says not to
     AddRenderOptions(parser, &options);
     if (!parser.Parse(args)) return 0;
     if (samples < 1 || samples > 65536) throw InputError(Concat("--samples ", samples, ": expected 1 to 65536"));

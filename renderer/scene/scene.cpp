@@ -96,7 +96,8 @@ bool operator==(const Object& a, const Object& b) {
 
 bool operator==(const Settings& a, const Settings& b) {
     return a.photons == b.photons && a.k == b.k && a.ambient == b.ambient && a.indirect == b.indirect &&
-           a.global_photons == b.global_photons && a.global_k == b.global_k &&
+           a.global_photons == b.global_photons && a.global_k == b.global_k && a.gather_rays == b.gather_rays &&
+           a.denoise == b.denoise &&
            a.progressive == b.progressive && a.alpha == b.alpha && a.max_bounces == b.max_bounces &&
            a.specular_splits == b.specular_splits && a.shadow_samples == b.shadow_samples &&
            a.frame_rate == b.frame_rate && a.duration == b.duration && a.tone_map == b.tone_map;

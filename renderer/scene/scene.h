@@ -239,6 +239,11 @@ struct Settings {
     bool indirect = true;
     int global_photons = 250000;  // per sample on the GPU; the CPU uses at most 100,000 unless asked
     int global_k = 64;            // global photons per indirect estimate
+    // Final gathering's rays per visible diffuse point and sample; 0: the indirect estimate is the
+    // global map's density right at the point (cheap and smooth, for the viewer).
+    int gather_rays = 0;
+    // The viewer's edge-aware filter of indirect light (render and bench leave it off unless asked).
+    bool denoise = true;
     // Progressive photon mapping: the estimates' radii shrink from sample to sample, as
     // r_{i+1}^2 = r_i^2 (i + alpha) / (i + 1); on, like indirect light, unless the file gives an
     // ambient term or says progressive: false.

@@ -291,7 +291,8 @@ void Loader::ReadCamera(const YAML::Node& node) {
 
 void Loader::ReadSettings(const YAML::Node& node) {
     const MapReader map(r_, node, "settings",
-                        {"photons", "k", "ambient", "indirect", "global_photons", "global_k", "progressive", "alpha",
+                        {"photons", "k", "ambient", "indirect", "global_photons", "global_k", "gather_rays", "denoise",
+                         "progressive", "alpha",
                          "max_bounces", "specular_splits", "shadow_samples", "frame_rate", "duration", "tonemap"});
     Settings& s = scene_.settings;
     s.photons = map.Integer("photons", s.photons, 0, SceneLimits::kMaxPhotons);
@@ -305,6 +306,8 @@ void Loader::ReadSettings(const YAML::Node& node) {
     s.ambient = map.Color("ambient", Rgb(s.indirect ? 0.0f : Settings::kAmbientWithoutIndirect), 1);
     s.global_photons = map.Integer("global_photons", s.global_photons, 0, SceneLimits::kMaxPhotons);
     s.global_k = map.Integer("global_k", s.global_k, 1, SceneLimits::kMaxK);
+    s.gather_rays = map.Integer("gather_rays", s.gather_rays, 0, SceneLimits::kMaxGatherRays);
+    s.denoise = map.Boolean("denoise", s.denoise);
     s.max_bounces = map.Integer("max_bounces", s.max_bounces, 0, SceneLimits::kMaxBounces);
     s.specular_splits = map.Integer("specular_splits", s.specular_splits, 0, SceneLimits::kMaxSpecularSplits);
     s.shadow_samples = map.Integer("shadow_samples", s.shadow_samples, 1, SceneLimits::kMaxShadowSamples);

@@ -6,8 +6,8 @@
 // The format, with every key (units: metres, degrees, watts, seconds):
 //   camera:    {position, look_at, up, fov, resolution: [w, h],
 //               animation: [{time, position, look_at}, ...]}
-//   settings:  {photons, k, ambient: [r, g, b], indirect, global_photons, global_k, progressive,
-//               alpha, max_bounces, specular_splits, shadow_samples, frame_rate, duration}
+//   settings:  {photons, k, ambient: [r, g, b], indirect, global_photons, global_k, gather_rays,
+//               denoise, progressive, alpha, max_bounces, specular_splits, shadow_samples, frame_rate, duration}
 //   materials: {NAME: {type: diffuse|mirror|metal|glass, color, texture, checker: {color_a,
 //               color_b, scale}, ior, absorption}, ...}
 //   lights:    [{name, type: point|spot|directional|rect|disc|sphere, position, direction |
@@ -38,6 +38,7 @@ struct SceneLimits {
     static constexpr int kMaxBounces = 64;
     static constexpr int kMaxSpecularSplits = 16;  // up to 2^16 paths a pixel before the branch cutoff
     static constexpr int kMaxShadowSamples = 256;
+    static constexpr int kMaxGatherRays = 1024;
 };
 
 Scene LoadScene(const std::string& path);

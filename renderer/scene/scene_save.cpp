@@ -97,6 +97,8 @@ private:
         Put("indirect", s.indirect);
         Put("global_photons", s.global_photons);
         Put("global_k", s.global_k);
+        Put("gather_rays", s.gather_rays);
+        Put("denoise", s.denoise);
         Put("progressive", s.progressive);
         Put("alpha", s.alpha);
         Put("max_bounces", s.max_bounces);

@@ -80,6 +80,32 @@ TEST(FrameGpuPaths, ProgressiveSamplesAndThePathTracerAgreeWithTheCpu) {
     }
 }
 
+// Final gathering: its rays, the KNN of both maps at their hits and their mean, on the GPU (glass in
+// the Cornell box: gather rays through it, and caustic photons at their hits).
+TEST(FrameGpuPaths, FinalGatheringAgreesWithTheCpu) {
+    CA_REQUIRE_GPU(gpu);
+    for (const char* file : {"cornell-glass.yaml", "sky.yaml"}) {
+        const Scene scene = Shipped(file);
+        RenderOptions options = Options(-1, "on");
+        options.gather_rays = 4;
+        ExpectSameFrame(*testing::RenderStill(Backend::Cpu(), scene, options, 2),
+                        *testing::RenderStill(gpu, scene, options, 2));
+    }
+}
+
+// The a-trous filter of indirect light (density estimate and final gathering) on the GPU.
+TEST(FrameGpuPaths, DenoisedIndirectLightAgreesWithTheCpu) {
+    CA_REQUIRE_GPU(gpu);
+    const Scene scene = Shipped("cornell-glass.yaml");
+    RenderOptions options = Options(-1, "on");
+    options.denoise = "on";
+    for (const int gather_rays : {0, 4}) {
+        options.gather_rays = gather_rays;
+        ExpectSameFrame(*testing::RenderStill(Backend::Cpu(), scene, options, 2),
+                        *testing::RenderStill(gpu, scene, options, 2));
+    }
+}
+
 // One random path a pixel (specular_splits 0), as before the ray trees.
 TEST(FrameGpuPaths, OnePathAPixelAgreesWithTheCpu) {
     CA_REQUIRE_GPU(gpu);

@@ -6,6 +6,7 @@
 #include <vector>
 #include <string>
 
+#include "core/error.h"
 #include "renderer/frame_renderer.h"
 #include "renderer/scene/scene_loader.h"
 #include "renderer/scene_to_frame.h"
@@ -27,8 +28,9 @@ double MeanRed(const Image& image) {
 // and the wall's radiance is the direct term a E / pi divided by (1 - a). The mean over the image
 // of the wall with indirect light, against the same without, is 1 / (1 - a), within the Monte Carlo
 // error of the global photons (several hundred thousand stores over the image's estimates: well
-// under 1%) and the cut after kMaxDiffuseBounces (0.08% at a = 0.8).
-double FurnaceRatio(double albedo) {
+// under 1%) and the cut after kMaxDiffuseBounces (0.08% at a = 0.8). With final gathering
+// (gather_rays > 0) the same holds: each gather hit's direct and global irradiance is the end's.
+double FurnaceRatio(double albedo, int gather_rays) {
     const std::string a = std::to_string(albedo);
     const Scene scene = Load(R"(
 camera: {position: [0, 0, 0.4], look_at: [0, -0.3, -1], fov: 70, resolution: [24, 24]}
@@ -39,6 +41,7 @@ objects: [{shape: {type: sphere, radius: 1, segments: 96, rings: 48}, material: 
 )");
     RenderOptions options = testing::SmallFrame(1000, 24, 24);
     options.global_photons = 200000;
+    options.gather_rays = gather_rays;
     const double with = MeanRed(testing::RenderStill(Backend::Cpu(), scene, options, 2)->CurrentImage());
     options.indirect = "off";
     const double without = MeanRed(testing::RenderStill(Backend::Cpu(), scene, options, 1)->CurrentImage());
@@ -47,7 +50,12 @@ objects: [{shape: {type: sphere, radius: 1, segments: 96, rings: 48}, material: 
 
 TEST(IndirectLight, FurnaceWallIsTheDirectTermOverOneMinusTheAlbedo) {
     for (const double albedo : {0.3, 0.8})
-        EXPECT_NEAR(FurnaceRatio(albedo), 1.0 / (1.0 - albedo), 0.015 / (1.0 - albedo)) << "albedo " << albedo;
+        EXPECT_NEAR(FurnaceRatio(albedo, 0), 1.0 / (1.0 - albedo), 0.015 / (1.0 - albedo)) << "albedo " << albedo;
+}
+
+TEST(IndirectLight, FurnaceWallWithFinalGatheringIsTheDirectTermOverOneMinusTheAlbedo) {
+    for (const double albedo : {0.3, 0.8})
+        EXPECT_NEAR(FurnaceRatio(albedo, 8), 1.0 / (1.0 - albedo), 0.015 / (1.0 - albedo)) << "albedo " << albedo;
 }
 
 // Red over green of the Cornell box's white back wall, in a patch of the image (fractions of its
@@ -91,6 +99,40 @@ TEST(IndirectLight, FramesAreDeterministic) {
     ASSERT_EQ(a.size(), b.size());
     EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Photon)), 0);
     EXPECT_EQ(first->CurrentImage().pixels, second->CurrentImage().pixels);
+}
+
+// Final gathering's rays are keyed by (seed, sample, end, ray) and each sums its own light: the same
+// frame twice is the same image, bit for bit, and it differs from the density estimate's.
+TEST(IndirectLight, FinalGatheringIsDeterministic) {
+    const Scene scene = LoadScene(std::string(CAUSTICA_SOURCE_DIR) + "/scenes/cornell-glass.yaml");
+    RenderOptions options = testing::SmallFrame(5000, 24, 24);
+    options.global_photons = 20000;
+    options.indirect = "on";
+    const Image density = testing::RenderStill(Backend::Cpu(), scene, options, 2)->CurrentImage();
+    options.gather_rays = 4;
+    const Image first = testing::RenderStill(Backend::Cpu(), scene, options, 2)->CurrentImage();
+    const Image second = testing::RenderStill(Backend::Cpu(), scene, options, 2)->CurrentImage();
+    EXPECT_EQ(first.pixels, second.pixels);
+    EXPECT_NE(first.pixels, density.pixels);
+}
+
+// The options and the scene together: gather rays from the scene unless --gather-rays says, the
+// filter only where asked (render and bench: "off"; the viewer: "scene").
+TEST(IndirectLight, SettingsTakeGatherRaysAndDenoise) {
+    Scene scene = Load("settings: {gather_rays: 8, denoise: true}\n");
+    RenderOptions options;
+    RenderSettings s = MakeRenderSettings(scene, options, false);
+    EXPECT_EQ(s.gather_rays, 8u);
+    EXPECT_FALSE(s.denoise);
+    options.gather_rays = 0;
+    options.denoise = "scene";
+    s = MakeRenderSettings(scene, options, false);
+    EXPECT_EQ(s.gather_rays, 0u);
+    EXPECT_TRUE(s.denoise);
+    scene.settings.denoise = false;
+    EXPECT_FALSE(MakeRenderSettings(scene, options, false).denoise);
+    options.gather_rays = 2000;
+    EXPECT_THROW(MakeRenderSettings(scene, options, false), InputError);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "renderer/bench/bench_quality.h"
@@ -41,6 +43,23 @@ TEST(BenchQuality, SmallCpuRunWritesJson) {
     std::remove(json_path.c_str());
 }
 
+// The path tracer records what each camera ray meets first, as the photon mapper does: its frames'
+// errors by material count every pixel once.
+TEST(BenchQuality, PathTracedFramesAreMeasuredByMaterial) {
+    const std::string json_path = ::testing::TempDir() + "bench_quality_path.json";
+    ASSERT_EQ(BenchQualityMain(SmallRun({"--integrator", "path", "--reference-samples", "4", "--json", json_path})), 0);
+    const std::string json = ReadText(json_path);
+    size_t pixels = 0;
+    for (const char* kind : {"\"diffuse\": {", "\"glass\": {", "\"metal\": {", "\"light\": {", "\"background\": {"}) {
+        const size_t at = json.find(kind);
+        ASSERT_NE(at, std::string::npos) << kind << " not in " << json;
+        pixels += std::stoul(json.substr(json.find("\"pixels\": ", at) + 10));
+    }
+    EXPECT_EQ(pixels, 576u) << json;
+    EXPECT_GT(std::stoul(json.substr(json.find("\"pixels\": ", json.find("\"diffuse\": {")) + 10)), 300u) << json;
+    std::remove(json_path.c_str());
+}
+
 // A white reference against frames so overexposed that every lit pixel shows white: no error on
 // the diffuse walls (the mirror ball shows the black world through the box's open side).
 // Read as PNG (clamped sRGB) and as EXR (linear float, as render writes it).
@@ -65,6 +84,27 @@ TEST_P(BenchQualityReference, AGivenReferenceIsUsedAsIs) {
     std::remove(png.c_str());
 }
 
+// A series measures each frame after each count: the error shrinks from one sample to eight
+// against a reference of 32, and the time grows.
+TEST(BenchQuality, SamplesSeriesWritesTheErrorAfterEachCount) {
+    const std::string json_path = ::testing::TempDir() + "bench_quality_series.json";
+    ASSERT_EQ(BenchQualityMain(SmallRun({"--reference-samples", "32", "--samples-series", "1,2,8", "--json",
+                                         json_path})),
+              0);
+    const std::string json = ReadText(json_path);
+    std::vector<double> rmse, seconds;
+    for (size_t at = json.find("\"series\": ["); (at = json.find("\"seconds\": ", at)) != std::string::npos;) {
+        seconds.push_back(std::stod(json.substr(at + 11)));
+        at = json.find("\"root_mean_square\": ", at);
+        rmse.push_back(std::stod(json.substr(at + 20)));
+    }
+    ASSERT_EQ(rmse.size(), 3u) << json;
+    EXPECT_LT(rmse[2], rmse[0]);
+    EXPECT_LT(seconds[0], seconds[2]);
+    EXPECT_NE(json.find("\"samples\": 8"), std::string::npos) << json;
+    std::remove(json_path.c_str());
+}
+
 INSTANTIATE_TEST_SUITE_P(Formats, BenchQualityReference, ::testing::Values(".png", ".exr"));
 
 TEST(BenchQuality, BadReferencesAndOptionsAreInputErrors) {
@@ -80,6 +120,8 @@ TEST(BenchQuality, BadReferencesAndOptionsAreInputErrors) {
     EXPECT_THROW(BenchQualityMain(SmallRun({"--frames", "0"})), InputError);
     EXPECT_THROW(BenchQualityMain(SmallRun({"--specular-splits", "17"})), InputError);
     EXPECT_THROW(BenchQualityMain(SmallRun({"--shadow-samples", "-1"})), InputError);
+    for (const char* series : {"", "0,1", "2,2", "4,2", "1,x", "1,,2", "1,70000"})
+        EXPECT_THROW(BenchQualityMain(SmallRun({"--samples-series", series})), InputError) << series;
     std::remove(png.c_str());
 }
 

@@ -35,5 +35,22 @@ TEST(ImageError, ChannelsAreAveragedBeforeTheThreshold) {
     EXPECT_DOUBLE_EQ(e[0].far_fraction, 0.0);
 }
 
+// The relative error per pixel: the channels' absolute differences, unclamped, over the reference's
+// sum; black reference pixels have none.
+TEST(ImageError, RelativeErrorIsPerPixelOverTheReferenceAndSkipsBlack) {
+    Image reference(3, 1), image(3, 1);
+    reference.pixels = {Rgb(1.0f, 0.5f, 0.5f), Rgb(4.0f), Rgb(0.0f)};
+    image.pixels = {Rgb(1.2f, 0.5f, 0.4f), Rgb(5.0f), Rgb(0.3f)};
+    const std::vector<ImageError> e =
+        MeasureImageError(image, reference, {FirstHit::Diffuse, FirstHit::Diffuse, FirstHit::Glass});
+    const ImageError& diffuse = e[1 + size_t(FirstHit::Diffuse)];
+    EXPECT_EQ(diffuse.relative_pixels, 2u);
+    EXPECT_NEAR(diffuse.mean_relative, (0.3 / 2.0 + 3.0 / 12.0) / 2, 1e-6);
+    EXPECT_NEAR(diffuse.root_mean_square_relative, std::sqrt((0.15 * 0.15 + 0.25 * 0.25) / 2), 1e-6);
+    EXPECT_EQ(e[1 + size_t(FirstHit::Glass)].relative_pixels, 0u);
+    EXPECT_DOUBLE_EQ(e[1 + size_t(FirstHit::Glass)].mean_relative, 0.0);
+    EXPECT_EQ(e[0].relative_pixels, 2u);
+}
+
 }  // namespace
 }  // namespace caustica

@@ -163,6 +163,7 @@ TEST(SceneErrors, NumbersAreChecked) {
     EXPECT_SCENE_ERROR("settings: {indirect: sometimes}\n", "bad.yaml:1:22", "indirect");
     EXPECT_SCENE_ERROR("settings: {alpha: 0}\n", "bad.yaml:1:19", "expected settings alpha in [0.01, 1], got 0");
     EXPECT_SCENE_ERROR("settings: {progressive: 2}\n", "bad.yaml:1:25", "progressive");
+    EXPECT_SCENE_ERROR("settings: {gather_rays: -1}\n", "bad.yaml:1:25", "gather_rays");
     EXPECT_SCENE_ERROR("camera: {resolution: [100000, 10]}\n", "bad.yaml:1:23", "resolution");
     EXPECT_SCENE_ERROR("camera: {resolution: [640]}\n", "bad.yaml:1:22", "expected a list of 2 numbers");
     EXPECT_SCENE_ERROR("materials:\n  m: {type: diffuse, color: [1, 2, 0]}\n", "bad.yaml:2:33", "in [0, 1]");

@@ -99,6 +99,8 @@ TEST(SceneLoad, IndirectLightSettings) {
     EXPECT_EQ(plain.settings.ambient, Rgb(0.0f));
     EXPECT_EQ(plain.settings.global_photons, 250000);
     EXPECT_EQ(plain.settings.global_k, 64);
+    EXPECT_EQ(plain.settings.gather_rays, 0);  // the density estimate at the visible point
+    EXPECT_TRUE(plain.settings.denoise);       // the viewer's; render and bench do not ask for it
     EXPECT_TRUE(LoadSceneFromString("objects: []\n", "a.yaml").settings.indirect);
 
     const Scene ambient = LoadSceneFromString("settings: {ambient: [0.1, 0.2, 0.3]}\n", "a.yaml");

@@ -124,7 +124,7 @@ TEST(SaveScene, EditedValuesSurvive) {
 TEST(SaveScene, EnvironmentAndSettingsSurvive) {
     const Scene scene = LoadSceneFromString(
         "settings: {specular_splits: 5, shadow_samples: 9, ambient: [0.1, 0.1, 0.1], indirect: true, global_photons: 777,\n"
-        "           global_k: 33, progressive: false, alpha: 0.4}\n"
+        "           global_k: 33, gather_rays: 12, progressive: false, alpha: 0.4}\n"
         "environment: {type: gradient, horizon: [0.9, 0.8, 0.7], zenith: [0.1, 0.3, 2.5], rotate: 12.5, intensity: 0.3}\n",
         "s.yaml");
     TempDir dir;
@@ -136,6 +136,7 @@ TEST(SaveScene, EnvironmentAndSettingsSurvive) {
     EXPECT_TRUE(loaded.settings.indirect);
     EXPECT_EQ(loaded.settings.global_photons, 777);
     EXPECT_EQ(loaded.settings.global_k, 33);
+    EXPECT_EQ(loaded.settings.gather_rays, 12);
     EXPECT_FALSE(loaded.settings.progressive);
     EXPECT_EQ(loaded.settings.alpha, 0.4f);
     EXPECT_EQ(loaded.environment.zenith, Rgb(0.1f, 0.3f, 2.5f));
