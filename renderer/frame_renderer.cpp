@@ -273,7 +273,10 @@ void FrameRenderer::AddSample() {
     knn.max_radius = s.max_radius;
     const float radius_scale = s.settings.progressive ? ProgressiveRadiusScale(sample, s.settings.alpha) : 1.0f;
     RunCausticPass(s.backend, s.photon_map, s.photons.span(), knn, s.settings.filter, radius_scale, s.eye);
-    RunShadePass(s.backend, s.lights.span(), s.shadow_rays_per_end, key, s.ambient, s.settings.view, s.max_radius,
+    // The ambient term stands in for indirect light: where that is computed, adding it would count
+    // indirect light twice.
+    const Rgb ambient = indirect ? Rgb(0.0f) : s.ambient;
+    RunShadePass(s.backend, s.lights.span(), s.shadow_rays_per_end, key, ambient, s.settings.view, s.max_radius,
                  s.eye);
     s.times.shade = clock.ElapsedMs();
     if (indirect) {
