@@ -14,7 +14,7 @@ import math
 import os
 import sys
 
-COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"]
+COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"]
 PANEL_W, PANEL_H, MARGIN_L, MARGIN_B, MARGIN_T, GAP = 420, 300, 70, 50, 30, 40
 LEGEND_W = 260
 
