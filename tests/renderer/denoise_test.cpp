@@ -112,9 +112,7 @@ TEST(Denoise, KeepsEdgesInNormalDepthAndAlbedo) {
 // indirect light off it changes nothing (direct light and caustics are not blurred).
 TEST(Denoise, OffIsTheSameImageAndOnTouchesOnlyIndirectLight) {
     const Scene scene = LoadScene(std::string(CAUSTICA_SOURCE_DIR) + "/scenes/cornell-glass.yaml");
-    RenderOptions options = testing::SmallFrame(5000, 32, 32);
-    options.global_photons = 20000;
-    options.indirect = "on";
+    RenderOptions options = testing::SmallFrameWithIndirectLight(5000, 32, 32, 20000);
     const Image plain = testing::RenderStill(Backend::Cpu(), scene, options, 2)->CurrentImage();
     options.denoise = "off";
     EXPECT_EQ(testing::RenderStill(Backend::Cpu(), scene, options, 2)->CurrentImage().pixels, plain.pixels);

@@ -74,9 +74,7 @@ double RedOverGreen(const Image& image, double x0, double x1) {
 // red wall turns red and its side by the green wall green.
 TEST(IndirectLight, CornellBoxWallsBleedTheirColour) {
     const Scene scene = LoadScene(std::string(CAUSTICA_SOURCE_DIR) + "/scenes/cornell-glass.yaml");
-    RenderOptions options = testing::SmallFrame(20000, 60, 60);
-    options.global_photons = 100000;
-    options.indirect = "on";
+    RenderOptions options = testing::SmallFrameWithIndirectLight(20000, 60, 60, 100000);
     const Image with = testing::RenderStill(Backend::Cpu(), scene, options, 2)->CurrentImage();
     options.indirect = "off";
     const Image without = testing::RenderStill(Backend::Cpu(), scene, options, 2)->CurrentImage();
@@ -89,9 +87,7 @@ TEST(IndirectLight, CornellBoxWallsBleedTheirColour) {
 // frame twice is the same image, bit for bit.
 TEST(IndirectLight, FramesAreDeterministic) {
     const Scene scene = LoadScene(std::string(CAUSTICA_SOURCE_DIR) + "/scenes/cornell-glass.yaml");
-    RenderOptions options = testing::SmallFrame(5000, 32, 32);
-    options.global_photons = 20000;
-    options.indirect = "on";
+    RenderOptions options = testing::SmallFrameWithIndirectLight(5000, 32, 32, 20000);
     const auto first = testing::RenderStill(Backend::Cpu(), scene, options, 2);
     const auto second = testing::RenderStill(Backend::Cpu(), scene, options, 2);
     const std::vector<Photon> a = first->StoredGlobalPhotons(), b = second->StoredGlobalPhotons();
@@ -105,9 +101,7 @@ TEST(IndirectLight, FramesAreDeterministic) {
 // frame twice is the same image, bit for bit, and it differs from the density estimate's.
 TEST(IndirectLight, FinalGatheringIsDeterministic) {
     const Scene scene = LoadScene(std::string(CAUSTICA_SOURCE_DIR) + "/scenes/cornell-glass.yaml");
-    RenderOptions options = testing::SmallFrame(5000, 24, 24);
-    options.global_photons = 20000;
-    options.indirect = "on";
+    RenderOptions options = testing::SmallFrameWithIndirectLight(5000, 24, 24, 20000);
     const Image density = testing::RenderStill(Backend::Cpu(), scene, options, 2)->CurrentImage();
     options.gather_rays = 4;
     const Image first = testing::RenderStill(Backend::Cpu(), scene, options, 2)->CurrentImage();

@@ -35,4 +35,12 @@ inline RenderOptions SmallFrame(int photons, int width, int height) {
     return options;
 }
 
+// The same with indirect light on, from global_photons global photons a sample.
+inline RenderOptions SmallFrameWithIndirectLight(int photons, int width, int height, int global_photons) {
+    RenderOptions options = SmallFrame(photons, width, height);
+    options.global_photons = global_photons;
+    options.indirect = "on";
+    return options;
+}
+
 }  // namespace caustica::testing
