@@ -104,4 +104,20 @@ struct BlockLanes {
 };
 #endif
 
+// An exclusive scan of in[0, n) into out (which may be in) by a block of lanes (OneLane or
+// BlockLanes), kCount items a round, each round carrying the sum of the rounds before. Returns the
+// sum of all, in every lane.
+template <class T, class Lanes>
+CA_HD T ExclusiveScanInRounds(const Lanes& lanes, const T* in, T* out, uint32_t n) {
+    T carry = T(0);
+    for (uint32_t base = 0; base < n; base += Lanes::kCount) {
+        const uint32_t i = base + lanes.Lane();
+        T total;
+        const T before = lanes.ExclusiveScan(i < n ? in[i] : T(0), T(0), Plus(), total);
+        if (i < n) out[i] = carry + before;
+        carry += total;
+    }
+    return carry;
+}
+
 }  // namespace caustica

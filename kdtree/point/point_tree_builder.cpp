@@ -286,15 +286,7 @@ struct SmallLevelPass {
         const uint32_t active = decide.active_count;
         for (uint32_t i = block.WarpIndex(); i <= active; i += Block::kWarps) decide.Run(block.Warp(), none, i);
         block.Sync();
-        uint64_t carry = 0;
-        for (uint32_t base = 0; base <= active; base += Block::kCount) {
-            const uint32_t i = base + block.Lane();
-            uint64_t total;
-            const uint64_t count = i <= active ? decide.counts[i] : uint64_t(0);
-            const uint64_t before = block.ExclusiveScan(count, uint64_t(0), Plus(), total);
-            if (i <= active) decide.counts[i] = carry + before;
-            carry += total;
-        }
+        ExclusiveScanInRounds(block, decide.counts, decide.counts, active + 1);
         block.Sync();
         for (uint32_t i = block.Lane(); i < active; i += Block::kCount) children(int(i));
     }

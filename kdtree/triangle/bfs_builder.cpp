@@ -14,7 +14,10 @@
 #include "core/buffer.h"
 #include "core/error.h"
 #include "core/memory.h"
+#include "core/lanes.h"
 #include "core/parallel_for.h"
+#include "core/parallel_for_blocks.h"
+#include "core/parallel_for_lanes.h"
 #include "core/parallel_for_levels.h"
 #include "core/primitives.h"
 #include "kdtree/triangle/bfs_build_state.h"
@@ -344,6 +347,55 @@ struct LargeLevelTotals {
     }
 };
 
+// Up to SahParams::level_in_one_block_max items (child slots of a large level, nodes of a small
+// one), the passes of a level that follow its split decisions run in one block, one after another
+// behind the block's barriers, where each would be a launch of its own: a level of a small scene is
+// a few hundred nodes, and the launches, not the work, are its time.
+constexpr uint32_t kLevelBlockThreads = 1024;
+
+// Up to this many new small-root entries, the block of LargeChildrenPass also copies them.
+constexpr uint32_t kSmallRootEntriesInOneBlockMax = 8192;
+
+// The children of a large level in one block: the flags and scans of the child slots, the
+// children, the level's totals, the new small roots' entries (up to the bound above), and the
+// next level's chunk counts and their scans (the first passes of the next level, which the host
+// then leaves out).
+struct LargeChildrenPass {
+    static constexpr uint32_t kThreads = kLevelBlockThreads;
+    using Scratch = NoScratch;
+    FlagSlots flags;               // writes slots[0, 4)
+    EmitLargeChildren children;    // reads slots[0] and the scans slots[4], slots[5], slots[7]
+    CopySmallRootEntries copy;
+    uint32_t* slots[8];            // as the host's slot buffers: four flag lists, then their scans
+    LevelTotals* totals;
+    uint32_t chunk_size;
+    template <class Block>
+    CA_HD void Run(const Block& block, NoScratch&, uint32_t) const {
+        const uint32_t slot_count = children.slot_count;
+        for (uint32_t s = block.Lane(); s < slot_count; s += Block::kCount) flags(int(s));
+        block.Sync();
+        uint32_t sums[4];
+        for (int k = 0; k < 4; ++k) sums[k] = ExclusiveScanInRounds(block, slots[k], slots[4 + k], slot_count);
+        block.Sync();
+        for (uint32_t s = block.Lane(); s < slot_count; s += Block::kCount) children(int(s));
+        if (block.Lane() == 0) {  // as LargeLevelTotals
+            totals->next_nodes = sums[0];
+            totals->new_small_roots = sums[1];
+            totals->next_entries = sums[2];
+            totals->new_small_entries = sums[3];
+        }
+        block.Sync();
+        if (sums[3] <= kSmallRootEntriesInOneBlockMax)
+            for (uint32_t j = block.Lane(); j < sums[3]; j += Block::kCount) copy(int(j));
+        const LargeNodesView& next = children.next_nodes;
+        const CountChunks count_chunks{next, chunk_size};
+        for (uint32_t j = block.Lane(); j < sums[0]; j += Block::kCount) count_chunks(int(j));
+        block.Sync();
+        ExclusiveScanInRounds(block, next.count, next.count_scan, sums[0]);
+        ExclusiveScanInRounds(block, next.chunk_count, next.chunk_first, sums[0]);
+    }
+};
+
 // ---- Small-node stage (Zhou et al. 2008, Algorithm 4; Chang et al. 2013, section 13.3) ---------
 
 // PreprocessSmallNodes: the candidates are the faces of the small root's triangles' boxes, each
@@ -406,6 +458,23 @@ struct SmallLevelTotals {
     const uint32_t *split, *split_scan;
     uint32_t last;
     CA_HD void operator()(int) const { totals->next_nodes = 2 * (split_scan[last] + split[last]); }
+};
+
+// The rest of a small level in one block: the scan of its split flags, the children and the next
+// level's size.
+struct SmallChildrenPass {
+    static constexpr uint32_t kThreads = kLevelBlockThreads;
+    using Scratch = NoScratch;
+    EmitSmallChildren children;
+    LevelTotals* totals;
+    uint32_t count;
+    template <class Block>
+    CA_HD void Run(const Block& block, NoScratch&, uint32_t) const {
+        const uint32_t splits = ExclusiveScanInRounds(block, children.nodes.split, children.nodes.split_scan, count);
+        block.Sync();
+        for (uint32_t i = block.Lane(); i < count; i += Block::kCount) children(int(i));
+        if (block.Lane() == 0) totals->next_nodes = 2 * splits;  // as SmallLevelTotals
+    }
 };
 
 // ---- Output stage (Zhou et al. 2008, Algorithm 5) ----------------------------------------------
@@ -699,6 +768,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
     ParallelFor(backend, "kdtree init root", 1, InitRoot{large[cur].View(), records.View(), totals.data(), n});
     level_bounds.assign({0u, 1u});
     uint32_t leaf_store_size = 0;
+    bool chunks_counted = false;  // the level's chunk counts and scans were made with its nodes
     while (active > 0) {
         const int nxt = 1 - cur;
         const uint32_t slot_count = 2 * active;
@@ -722,10 +792,13 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         Grow(roots.entry_root, size_t(s_entries) + 2 * size_t(entry_count), true);
 
         LargeNodesView nodes = large[cur].View();
-        ParallelFor(backend, "kdtree count chunks", active, CountChunks{nodes, chunk});
-        ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.count, active), Span<uint32_t>(nodes.count_scan, active));
-        ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.chunk_count, active),
-                                Span<uint32_t>(nodes.chunk_first, active));
+        if (!chunks_counted) {
+            ParallelFor(backend, "kdtree count chunks", active, CountChunks{nodes, chunk});
+            ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.count, active),
+                                    Span<uint32_t>(nodes.count_scan, active));
+            ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.chunk_count, active),
+                                    Span<uint32_t>(nodes.chunk_first, active));
+        }
         LargeLevelView level{nodes, active, chunk, entries[cur].View(), entries[nxt].View(), triangles,
                              records.View(), child_count.data(), leaf_store.data()};
         const uint32_t chunk_bound = entry_count / chunk + active;
@@ -745,18 +818,28 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
 
         uint32_t* u[8];
         for (int k = 0; k < 8; ++k) u[k] = slots[k].data();
-        ParallelFor(backend, "kdtree flag children", slot_count, FlagSlots{level, threshold, u[0], u[1], u[2], u[3]});
-        for (int k = 0; k < 4; ++k)
-            ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(u[k], slot_count), Span<uint32_t>(u[4 + k], slot_count));
-        ParallelFor(backend, "kdtree emit children", slot_count,
-                    EmitLargeChildren{level, large[nxt].View(), roots.View(), small[0].View(), threshold, slot_count, u[0],
-                                      u[4], u[5], u[7], rec_count, s_roots, s_entries, params.cost_traversal,
-                                      params.cost_intersection});
-        ParallelFor(backend, "kdtree level totals", 1,
-                    LargeLevelTotals{totals.data(), slot_count - 1, u[0], u[4], u[1], u[5], u[2], u[6], u[3], u[7]});
+        const FlagSlots flags{level, threshold, u[0], u[1], u[2], u[3]};
+        const CopySmallRootEntries copy{entries[nxt].View(), roots.View(), s_entries};
+        const EmitLargeChildren children{level, large[nxt].View(), roots.View(), small[0].View(), threshold, slot_count,
+                                         u[0], u[4], u[5], u[7], rec_count, s_roots, s_entries, params.cost_traversal,
+                                         params.cost_intersection};
+        chunks_counted = slot_count <= uint32_t(params.level_in_one_block_max);
+        if (chunks_counted) {
+            ParallelForBlocks(backend, "kdtree large children", 1,
+                              LargeChildrenPass{flags, children, copy, {u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7]},
+                                                totals.data(), chunk});
+        } else {
+            ParallelFor(backend, "kdtree flag children", slot_count, flags);
+            for (int k = 0; k < 4; ++k)
+                ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(u[k], slot_count),
+                                        Span<uint32_t>(u[4 + k], slot_count));
+            ParallelFor(backend, "kdtree emit children", slot_count, children);
+            ParallelFor(backend, "kdtree level totals", 1,
+                        LargeLevelTotals{totals.data(), slot_count - 1, u[0], u[4], u[1], u[5], u[2], u[6], u[3], u[7]});
+        }
         const LevelTotals t = ReadTotals();
-        ParallelFor(backend, "kdtree copy small-root entries", t.new_small_entries,
-                    CopySmallRootEntries{entries[nxt].View(), roots.View(), s_entries});
+        if (!chunks_counted || t.new_small_entries > kSmallRootEntriesInOneBlockMax)
+            ParallelFor(backend, "kdtree copy small-root entries", t.new_small_entries, copy);
         const uint32_t created = t.next_nodes + t.new_small_roots;
         rec_count += created;
         level_bounds.push_back(rec_count);
@@ -796,11 +879,17 @@ void BfsSahBuilder::Impl::SmallStage(uint32_t root_count, uint32_t root_entries,
         SplitSmallNodes(backend, SmallSplitPass{nodes, roots.View(), records.View(), best_candidate.data(),
                                                 params.cost_traversal, params.cost_intersection, params.max_depth},
                         active);
-        ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.split, active), Span<uint32_t>(nodes.split_scan, active));
-        ParallelFor(backend, "kdtree emit small children", active,
-                    EmitSmallChildren{nodes, small[nxt].View(), roots.View(), records.View(), best_candidate.data(), rec_count});
-        ParallelFor(backend, "kdtree small level totals", 1,
-                    SmallLevelTotals{totals.data(), nodes.split, nodes.split_scan, active - 1});
+        const EmitSmallChildren children{nodes,         small[nxt].View(),     roots.View(),
+                                         records.View(), best_candidate.data(), rec_count};
+        if (active <= uint32_t(params.level_in_one_block_max)) {
+            ParallelForBlocks(backend, "kdtree small children", 1, SmallChildrenPass{children, totals.data(), active});
+        } else {
+            ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.split, active),
+                                    Span<uint32_t>(nodes.split_scan, active));
+            ParallelFor(backend, "kdtree emit small children", active, children);
+            ParallelFor(backend, "kdtree small level totals", 1,
+                        SmallLevelTotals{totals.data(), nodes.split, nodes.split_scan, active - 1});
+        }
         const uint32_t next = ReadTotals().next_nodes;
         rec_count += next;
         if (next > 0) level_bounds.push_back(rec_count);
@@ -879,6 +968,8 @@ BfsSahBuilder::BfsSahBuilder(const Backend& backend, SahParams params) {
                  "chunk_size must be a multiple of 32 in [32, 1024], not ", params.chunk_size);
     CA_CHECK_MSG(params.max_depth >= 0 && params.max_depth <= 255, "max_depth must be in [0, 255], not ",
                  params.max_depth);
+    CA_CHECK_MSG(params.level_in_one_block_max >= 0, "level_in_one_block_max must be at least 0, not ",
+                 params.level_in_one_block_max);
     CA_CHECK_MSG(params.empty_space_ratio >= 0.0f && params.empty_space_ratio < 1.0f,
                  "empty_space_ratio must be in [0, 1), not ", params.empty_space_ratio);
     impl_ = std::make_unique<Impl>(backend, params);

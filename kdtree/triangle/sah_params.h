@@ -18,6 +18,10 @@ struct SahParams {
     float cost_intersection = 1.0f;
     // Nodes at this depth become leaves; traversal stacks are sized from it.
     int max_depth = 40;
+    // Up to this many items (a large level's child slots, a small level's nodes) the passes after a
+    // level's split decisions run in one block instead of a launch each (kdtree/triangle/
+    // bfs_builder.cpp); 0: never. The tree does not depend on it.
+    int level_in_one_block_max = 4096;
 };
 
 }  // namespace caustica

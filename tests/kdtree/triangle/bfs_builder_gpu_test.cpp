@@ -50,6 +50,18 @@ TEST(BfsBuilderGpu, GeneratedScenesMatchTheCpu) {
     ExpectGpuEqualsCpu(gpu, testing::TriangleSoup(50000, 0.05f, 13), params);
 }
 
+TEST(BfsBuilderGpu, LevelsInOneBlockMatchTheCpu) {
+    // Every level's later passes in one block, none, and a limit that the soup's middle levels pass.
+    CA_REQUIRE_GPU(gpu);
+    for (const int limit : {0, 1 << 30, 300}) {
+        SCOPED_TRACE(limit);
+        SahParams params;
+        params.level_in_one_block_max = limit;
+        ExpectGpuEqualsCpu(gpu, testing::TriangleSoup(30000, 0.05f, 2), params);
+        ExpectGpuEqualsCpu(gpu, testing::FlatFacedParts(), params);
+    }
+}
+
 TEST(BfsBuilderGpu, RealModelsMatchTheCpu) {
     CA_REQUIRE_GPU(gpu);
     CA_REQUIRE_MODELS(dir);

@@ -216,6 +216,27 @@ TEST(BfsBuilder, TreeDoesNotDependOnTheOrderOfEntries) {
     }
 }
 
+TEST(BfsBuilder, LevelsInOneBlockGiveTheSameTree) {
+    // The passes after a level's split decisions run in one block up to level_in_one_block_max
+    // items, else a pass at a time; every level one way, every level the other, and a limit that
+    // the middle levels of the soup pass, must give the same tree, indices in the same order.
+    for (const auto& scene : GeneratedScenes()) {
+        SCOPED_TRACE(scene.name);
+        SahParams never, always, mixed;
+        never.level_in_one_block_max = 0;
+        always.level_in_one_block_max = 1 << 30;
+        mixed.level_in_one_block_max = 300;
+        BfsBuildStats stats;
+        const HostTree a = BuildOnCpu(scene.tris, never, &stats);
+        EXPECT_GT(stats.large_levels + stats.small_levels, 2);
+        for (const SahParams& params : {always, mixed}) {
+            const HostTree b = BuildOnCpu(scene.tris, params);
+            EXPECT_EQ(testing::CompareTrees(a, b), "");
+            EXPECT_EQ(a.indices, b.indices);
+        }
+    }
+}
+
 TEST(BfsBuilder, RebuildsReuseTheBuilderAndGiveTheSameTree) {
     Backend cpu = Backend::Cpu();
     BfsSahBuilder builder(cpu);
