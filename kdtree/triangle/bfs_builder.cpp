@@ -369,6 +369,7 @@ struct LargeChildrenPass {
     uint32_t* slots[8];            // as the host's slot buffers: four flag lists, then their scans
     LevelTotals* totals;
     uint32_t chunk_size;
+    uint32_t copy_max;             // the most new small-root entries the block copies
     template <class Block>
     CA_HD void Run(const Block& block, NoScratch&, uint32_t) const {
         const uint32_t slot_count = children.slot_count;
@@ -385,7 +386,7 @@ struct LargeChildrenPass {
             totals->new_small_entries = sums[3];
         }
         block.Sync();
-        if (sums[3] <= kSmallRootEntriesInOneBlockMax)
+        if (sums[3] <= copy_max)
             for (uint32_t j = block.Lane(); j < sums[3]; j += Block::kCount) copy(int(j));
         const LargeNodesView& next = children.next_nodes;
         const CountChunks count_chunks{next, chunk_size};
@@ -393,6 +394,205 @@ struct LargeChildrenPass {
         block.Sync();
         ExclusiveScanInRounds(block, next.count, next.count_scan, sums[0]);
         ExclusiveScanInRounds(block, next.chunk_count, next.chunk_first, sums[0]);
+    }
+};
+
+// ---- Whole large levels in one block ------------------------------------------------------------
+
+// A large level of at most 2 * level_in_one_block_max entries and level_in_one_block_max child
+// slots runs whole in one block, and so do the levels after it while they fit: the same passes as
+// a level of launches, behind the block's barriers, and no read-back between the levels. The last
+// levels of every build and every level of a small scene are such levels (the Cornell box's last
+// seventeen of 28), where each level of launches waited for the host.
+constexpr uint32_t kMaxRunLevels = 256;  // a level is at least one deeper than the one before
+
+// The host's loop variables, which a run starts from and ends with, and what it adds to the stats.
+struct LargeRunState {
+    uint32_t active = 1, entry_count = 0, rec_count = 1, s_roots = 0, s_entries = 0, cur = 0;
+    uint32_t leaf_store_size = 0;
+    uint32_t chunks_counted = 0;  // the current level's chunk counts and their scans are made
+    uint32_t levels = 0;          // levels run
+    uint32_t entry_bound_leaves = 0;
+    uint64_t large_nodes = 0, large_entries = 0, peak_active_nodes = 0, peak_entries = 0;
+};
+struct LargeRun {
+    LargeRunState state;
+    uint32_t level_ends[kMaxRunLevels];  // the record count after each level run
+};
+
+// The items the run's buffers hold, as the host reserved them.
+struct LargeRunRoom {
+    uint32_t entries;       // each entry list
+    uint32_t nodes;         // each large-node list, the slot lists, child_count
+    uint32_t items;         // each of the two prefix lists of a level's entries
+    uint32_t records, small_roots, root_entries, leaf_store;
+};
+
+// Whether the level s is at runs in one block: small enough, and its outputs fit the room.
+CA_HD inline bool LevelFitsRun(const LargeRunState& s, const LargeRunRoom& room, uint32_t slot_limit) {
+    const uint64_t slots = 2 * uint64_t(s.active), entries = s.entry_count;
+    return s.active > 0 && s.levels < kMaxRunLevels && slots <= slot_limit && entries <= 2 * uint64_t(slot_limit) &&
+           slots <= room.nodes && 2 * entries <= room.entries && entries + 1 <= room.items &&
+           s.rec_count + slots <= room.records && s.s_roots + slots <= room.small_roots &&
+           s.s_entries + 2 * entries <= room.root_entries && s.leaf_store_size + entries <= room.leaf_store;
+}
+
+struct KeyMinOp {
+    CA_HD uint32_t operator()(uint32_t a, uint32_t b) const { return b < a ? b : a; }
+};
+struct KeyMaxOp {
+    CA_HD uint32_t operator()(uint32_t a, uint32_t b) const { return b > a ? b : a; }
+};
+
+struct LargeLevelsPass {
+    static constexpr uint32_t kThreads = kLevelBlockThreads;
+    using Scratch = NoScratch;
+    EntriesView entries[2];
+    LargeNodesView nodes[2];
+    const Triangle* triangles;
+    uint32_t triangle_count;
+    RecordsView records;
+    SmallRootsView roots;
+    SmallNodesView small;
+    uint32_t* child_count;
+    uint32_t* leaf_store;
+    uint32_t* slots[8];
+    uint32_t* item_scan;  // two prefix lists (left, right) of room.items each
+    LevelTotals* totals;
+    LargeRunState start;  // the host's loop variables, with the counts of the run at zero
+    LargeRun* run;        // the run's end
+    LargeRunRoom room;
+    SahParams params;
+
+    // ChunkBounds: a warp per chunk, one atomic min or max per chunk and corner.
+    template <class Block>
+    CA_HD void Bounds(const Block& block, const LargeLevelView& v) const {
+        using Warp = decltype(block.Warp());
+        const Warp warp = block.Warp();
+        const uint32_t last = v.node_count - 1;
+        const uint32_t chunks = v.nodes.chunk_first[last] + v.nodes.chunk_count[last];
+        for (uint32_t c = block.WarpIndex(); c < chunks; c += Block::kWarps) {
+            const uint32_t node = LastAtOrBelow(v.nodes.chunk_first, v.node_count, c);
+            const uint32_t first = (c - v.nodes.chunk_first[node]) * v.chunk_size;
+            const uint32_t end = first + v.chunk_size < v.nodes.count[node] ? first + v.chunk_size : v.nodes.count[node];
+            uint32_t k[6] = {kKeyMinIdentity, kKeyMinIdentity, kKeyMinIdentity,
+                             kKeyMaxIdentity, kKeyMaxIdentity, kKeyMaxIdentity};
+            for (uint32_t local = first + warp.Lane(); local < end; local += Warp::kCount) {
+                const uint32_t e = v.nodes.begin[node] + local;
+                for (int a = 0; a < 3; ++a) {
+                    k[a] = KeyMinOp()(k[a], FloatKey(v.cur.box[a][e]));
+                    k[3 + a] = KeyMaxOp()(k[3 + a], FloatKey(v.cur.box[3 + a][e]));
+                }
+            }
+            for (int a = 0; a < 3; ++a) {
+                k[a] = warp.Reduce(k[a], KeyMinOp());
+                k[3 + a] = warp.Reduce(k[3 + a], KeyMaxOp());
+            }
+            if (warp.Lane() == 0) {
+                for (int a = 0; a < 3; ++a) {
+                    AtomicMin(&v.nodes.key[a][node], k[a]);
+                    AtomicMax(&v.nodes.key[3 + a][node], k[3 + a]);
+                }
+            }
+        }
+    }
+
+    // ChunkCount (write = false) or ChunkClassify: each entry's place in its children by scans over
+    // the level's entries in order, so the children list their entries as the CPU's chunks do.
+    template <class Block>
+    CA_HD void Classify(const Block& block, const LargeLevelView& v, uint32_t item_count, bool write) const {
+        uint32_t* left = item_scan;
+        uint32_t* right = item_scan + room.items;
+        const uint32_t* first_item = v.nodes.count_scan;
+        for (uint32_t k = block.Lane(); k < item_count; k += Block::kCount) {
+            const uint32_t node = LastAtOrBelow(first_item, v.node_count, k);
+            bool l, r;
+            ClassifyEntry(v, node, k - first_item[node], &l, &r);
+            left[k] = l;
+            right[k] = r;
+        }
+        block.Sync();
+        const uint32_t lefts = ExclusiveScanInRounds(block, left, left, item_count);
+        const uint32_t rights = ExclusiveScanInRounds(block, right, right, item_count);
+        if (block.Lane() == 0) {
+            left[item_count] = lefts;
+            right[item_count] = rights;
+        }
+        block.Sync();
+        for (uint32_t i = block.Lane(); i < v.node_count; i += Block::kCount) {
+            const uint32_t first = first_item[i], end = first + v.nodes.count[i];
+            v.child_count[2 * i] = left[end] - left[first];
+            v.child_count[2 * i + 1] = right[end] - right[first];
+        }
+        if (!write) return;
+        for (uint32_t k = block.Lane(); k < item_count; k += Block::kCount) {
+            const uint32_t node = LastAtOrBelow(first_item, v.node_count, k);
+            const uint32_t local = k - first_item[node], first = first_item[node];
+            if (left[k + 1] != left[k]) WriteEntry(v, node, local, 0, left[k] - left[first]);
+            if (right[k + 1] != right[k]) WriteEntry(v, node, local, 1, right[k] - right[first]);
+        }
+    }
+
+    template <class Block>
+    CA_HD void Run(const Block& block, NoScratch& none, uint32_t) const {
+        const uint32_t chunk = uint32_t(params.chunk_size);
+        const uint32_t threshold = uint32_t(params.small_node_threshold);
+        const uint32_t slot_limit = uint32_t(params.level_in_one_block_max);
+        LargeRunState s = start;  // every lane keeps the same copy
+        while (LevelFitsRun(s, room, slot_limit)) {
+            const uint32_t nxt = 1 - s.cur, active = s.active, slot_count = 2 * active;
+            s.levels++;
+            s.large_nodes += active;
+            s.large_entries += s.entry_count;
+            s.peak_active_nodes = s.peak_active_nodes > active ? s.peak_active_nodes : active;
+            s.peak_entries = s.peak_entries > s.entry_count ? s.peak_entries : s.entry_count;
+            const LargeNodesView& cur = nodes[s.cur];
+            if (!s.chunks_counted) {
+                const CountChunks count_chunks{cur, chunk};
+                for (uint32_t i = block.Lane(); i < active; i += Block::kCount) count_chunks(int(i));
+                block.Sync();
+                ExclusiveScanInRounds(block, cur.count, cur.count_scan, active);
+                ExclusiveScanInRounds(block, cur.chunk_count, cur.chunk_first, active);
+                block.Sync();
+            }
+            const bool entry_bound = uint64_t(s.entry_count) > kMaxLevelEntriesPerTriangle * uint64_t(triangle_count);
+            s.entry_bound_leaves |= uint32_t(entry_bound);
+            const LargeLevelView level{cur,     active,  chunk,       entries[s.cur], entries[nxt],
+                                       triangles, records, child_count, leaf_store};
+            Bounds(block, level);
+            block.Sync();
+            const SplitLargeNodes split{level, totals, params.empty_space_ratio, entry_bound ? 0 : params.max_depth};
+            for (uint32_t i = block.Lane(); i < active; i += Block::kCount) split(int(i));
+            block.Sync();
+            Classify(block, level, s.entry_count, false);
+            block.Sync();
+            const JudgeSplits judge{level, totals, params.cost_traversal, params.cost_intersection};
+            for (uint32_t i = block.Lane(); i < active; i += Block::kCount) judge(int(i));
+            block.Sync();
+            Classify(block, level, s.entry_count, true);
+            block.Sync();
+            const FlagSlots flags{level, threshold, slots[0], slots[1], slots[2], slots[3]};
+            const EmitLargeChildren children{level,     nodes[nxt], roots,     small,      threshold,
+                                             slot_count, slots[0],  slots[4],  slots[5],   slots[7],
+                                             s.rec_count, s.s_roots, s.s_entries, params.cost_traversal,
+                                             params.cost_intersection};
+            const CopySmallRootEntries copy{entries[nxt], roots, s.s_entries};
+            LargeChildrenPass{flags, children, copy, {slots[0], slots[1], slots[2], slots[3], slots[4], slots[5], slots[6], slots[7]},
+                              totals, chunk, ~0u}
+                .Run(block, none, 0);
+            block.Sync();
+            const uint32_t next_nodes = totals->next_nodes, new_roots = totals->new_small_roots;
+            s.rec_count += next_nodes + new_roots;
+            if (block.Lane() == 0) run->level_ends[s.levels - 1] = s.rec_count;
+            s.s_roots += new_roots;
+            s.s_entries += totals->new_small_entries;
+            s.active = next_nodes;
+            s.entry_count = totals->next_entries;
+            s.leaf_store_size = totals->leaf_store_size;
+            s.cur = nxt;
+            s.chunks_counted = 1;
+        }
+        if (block.Lane() == 0) run->state = s;
     }
 };
 
@@ -474,6 +674,84 @@ struct SmallChildrenPass {
         block.Sync();
         for (uint32_t i = block.Lane(); i < count; i += Block::kCount) children(int(i));
         if (block.Lane() == 0) totals->next_nodes = 2 * splits;  // as SmallLevelTotals
+    }
+};
+
+// Small levels of at most level_in_one_block_max / kSmallRunShare nodes run in one block, one after
+// another while they fit, as large ones do (LargeLevelsPass): a warp decides each node, 32 at a
+// time, so a level of 256 nodes takes the block eight rounds, where a level of launches waited for
+// the host. Runs take the first small levels of small scenes and the last levels of every build.
+constexpr uint32_t kSmallRunShare = 16;
+
+struct SmallRunState {
+    uint32_t active = 0, rec_count = 0, cur = 0;
+    uint32_t levels = 0;  // levels run
+    uint64_t small_nodes = 0, peak_active_nodes = 0;
+};
+struct SmallRun {
+    SmallRunState state;
+    uint32_t level_ends[kMaxRunLevels];  // the record count after each level run
+};
+
+// The items the run's buffers hold, as the host reserved them.
+struct SmallRunRoom {
+    uint32_t nodes;  // each small-node list
+    uint32_t best;   // best_candidate
+    uint32_t records;
+};
+
+CA_HD inline bool SmallLevelFitsRun(const SmallRunState& s, const SmallRunRoom& room, uint32_t node_limit) {
+    const uint64_t children = 2 * uint64_t(s.active);
+    return s.active > 0 && s.levels < kMaxRunLevels && s.active <= node_limit && s.active <= room.best &&
+           children <= room.nodes && s.rec_count + children <= room.records;
+}
+
+struct BetterSplit {
+    CA_HD SplitChoice operator()(const SplitChoice& a, const SplitChoice& b) const { return b.BetterThan(a) ? b : a; }
+};
+
+struct SmallLevelsPass {
+    static constexpr uint32_t kThreads = kLevelBlockThreads;
+    using Scratch = NoScratch;
+    SmallNodesView nodes[2];
+    SmallRootsView roots;
+    RecordsView records;
+    uint32_t* best_candidate;
+    LevelTotals* totals;
+    SmallRunState start;  // the host's loop variables, with the counts of the run at zero
+    SmallRun* run;        // the run's end
+    SmallRunRoom room;
+    uint32_t node_limit;
+    SahParams params;
+
+    template <class Block>
+    CA_HD void Run(const Block& block, NoScratch& none, uint32_t) const {
+        using Warp = decltype(block.Warp());
+        const Warp warp = block.Warp();
+        SmallRunState s = start;  // every lane keeps the same copy
+        while (SmallLevelFitsRun(s, room, node_limit)) {
+            const uint32_t active = s.active;
+            s.levels++;
+            s.small_nodes += active;
+            s.peak_active_nodes = s.peak_active_nodes > active ? s.peak_active_nodes : active;
+            const SmallSplitPass split{nodes[s.cur],          roots,          records,         best_candidate,
+                                       params.cost_traversal, params.cost_intersection, params.max_depth};
+            for (uint32_t i = block.WarpIndex(); i < active; i += Block::kWarps) {
+                const SplitChoice best = warp.Reduce(split.BestOfShare(i, warp.Lane(), Warp::kCount), BetterSplit());
+                if (warp.Lane() == 0) split.Decide(i, best);
+            }
+            block.Sync();
+            const EmitSmallChildren children{nodes[s.cur], nodes[1 - s.cur], roots, records, best_candidate, s.rec_count};
+            SmallChildrenPass{children, totals, active}.Run(block, none, 0);
+            block.Sync();
+            const uint32_t next = totals->next_nodes;
+            s.rec_count += next;
+            if (block.Lane() == 0) run->level_ends[s.levels - 1] = s.rec_count;
+            s.active = next;
+            s.cur = 1 - s.cur;
+            block.Sync();  // every lane has read the totals before the next level writes them
+        }
+        if (block.Lane() == 0) run->state = s;
     }
 };
 
@@ -598,10 +876,10 @@ struct LargeNodeBuffers {
     std::vector<Buffer<float>> f;     // region[6], split_pos
     explicit LargeNodeBuffers(MemorySpace sp) : u(MakeBuffers<uint32_t>(sp, 13)), s(MakeBuffers<int32_t>(sp, 2)),
                                                 f(MakeBuffers<float>(sp, 7)) {}
-    void Reserve(size_t n) {
-        for (auto& b : u) Grow(b, n, false);
-        for (auto& b : s) Grow(b, n, false);
-        for (auto& b : f) Grow(b, n, false);
+    void Reserve(size_t n, bool keep) {
+        for (auto& b : u) Grow(b, n, keep);
+        for (auto& b : s) Grow(b, n, keep);
+        for (auto& b : f) Grow(b, n, keep);
     }
     LargeNodesView View() {
         LargeNodesView v;
@@ -714,6 +992,9 @@ struct BfsSahBuilder::Impl {
     RecordBuffers records;
     SmallRootBuffers roots;
     Buffer<uint32_t> child_count, leaf_store, best_candidate;
+    Buffer<uint32_t> item_scan;   // LargeLevelsPass's prefix lists
+    Buffer<LargeRun> large_run;   // LargeLevelsPass's state
+    Buffer<SmallRun> small_run;   // SmallLevelsPass's state
     std::vector<Buffer<uint32_t>> slots;  // active, small, active_count, small_count and their scans
     Buffer<LevelTotals> totals;
     std::vector<uint32_t> level_bounds;  // level l's records: [level_bounds[l], level_bounds[l + 1])
@@ -730,9 +1011,14 @@ struct BfsSahBuilder::Impl {
           child_count(space),
           leaf_store(space),
           best_candidate(space),
+          item_scan(space),
+          large_run(space),
+          small_run(space),
           slots(MakeBuffers<uint32_t>(space, 8)),
           totals(space) {
         totals.Resize(1);
+        large_run.Resize(1);
+        small_run.Resize(1);
         level_bounds.reserve(2 * size_t(p.max_depth) + 5);  // an entry per level of either stage
     }
 
@@ -751,26 +1037,100 @@ struct BfsSahBuilder::Impl {
     // Returns the small roots and their store entries.
     void LargeStage(const Triangle* triangles, uint32_t n, uint32_t* record_count, uint32_t* root_count,
                     uint32_t* root_entries);
+    // Runs large levels in one block from s on while they fit (LargeLevelsPass); false if s's
+    // level does not.
+    bool RunLargeLevels(const Triangle* triangles, uint32_t n, LargeRunState& s);
+    // The same for small levels (SmallLevelsPass).
+    bool RunSmallLevels(SmallRunState& s);
     void SmallStage(uint32_t root_count, uint32_t root_entries, uint32_t* record_count);
     void Output(uint32_t record_count, SahTree& out);
 };
+
+bool BfsSahBuilder::Impl::RunLargeLevels(const Triangle* triangles, uint32_t n, LargeRunState& s) {
+    const uint32_t limit = uint32_t(params.level_in_one_block_max);
+    if (2 * uint64_t(s.active) > limit || s.entry_count > 2 * uint64_t(limit)) return false;
+    // Room for the run: lists for levels of up to four times this one's entries (as far as the
+    // limit allows), and records, roots and leaf items for a few levels of that size. The run ends
+    // before a level that would not fit, and the host's levels go on from there.
+    const size_t most_entries = std::min(2 * size_t(limit), 4 * std::max<size_t>(s.entry_count, 2 * size_t(s.active)));
+    const size_t most_slots = std::min<size_t>(limit, most_entries), more = 2 * most_entries;
+    const int nxt = 1 - int(s.cur);
+    entries[s.cur].Reserve(2 * most_entries, true);
+    entries[nxt].Reserve(2 * most_entries, false);
+    large[s.cur].Reserve(most_slots, true);
+    large[nxt].Reserve(most_slots, false);
+    Grow(child_count, 2 * most_slots, false);
+    for (auto& b : slots) Grow(b, most_slots, false);
+    Grow(item_scan, 2 * (most_entries + 1), false);
+    records.Reserve(s.rec_count + more, true);
+    small[0].Reserve(s.s_roots + more, true);
+    for (Buffer<uint32_t>* b : {&roots.first, &roots.count, &roots.source}) Grow(*b, s.s_roots + more, true);
+    roots.store.Reserve(s.s_entries + 2 * more, true);
+    Grow(roots.entry_root, s.s_entries + 2 * more, true);
+    Grow(leaf_store, s.leaf_store_size + more, true);
+    LargeRunRoom room;
+    room.entries = uint32_t(std::min(entries[0].tri.size(), entries[1].tri.size()));
+    room.nodes = uint32_t(std::min({large[0].u[0].size(), large[1].u[0].size(), child_count.size() / 2, slots[0].size()}));
+    room.items = uint32_t(item_scan.size() / 2);
+    room.records = uint32_t(records.u[0].size());
+    room.small_roots = uint32_t(std::min(small[0].u[0].size(), roots.first.size()));
+    room.root_entries = uint32_t(std::min(roots.store.tri.size(), roots.entry_root.size()));
+    room.leaf_store = uint32_t(leaf_store.size());
+    LargeRunState start = s;
+    start.levels = 0;
+    start.entry_bound_leaves = 0;
+    start.large_nodes = start.large_entries = start.peak_active_nodes = start.peak_entries = 0;
+    if (!LevelFitsRun(start, room, limit)) return false;
+    LargeLevelsPass pass{{entries[0].View(), entries[1].View()},
+                         {large[0].View(), large[1].View()},
+                         triangles,
+                         n,
+                         records.View(),
+                         roots.View(),
+                         small[0].View(),
+                         child_count.data(),
+                         leaf_store.data(),
+                         {},
+                         item_scan.data(),
+                         totals.data(),
+                         start,
+                         large_run.data(),
+                         room,
+                         params};
+    for (int k = 0; k < 8; ++k) pass.slots[k] = slots[k].data();
+    ParallelForBlocks(backend, "kdtree large levels", 1, pass);
+    LargeRun run;
+    CopyBytes(&run, MemorySpace::Host, large_run.data(), space, sizeof(run));
+    const LargeRunState& end = run.state;
+    CA_CHECK_MSG(end.levels >= 1, "a run of large levels ran none");
+    stats.large_levels += int(end.levels);
+    stats.large_nodes += end.large_nodes;
+    stats.large_entries += end.large_entries;
+    stats.peak_active_nodes = std::max(stats.peak_active_nodes, end.peak_active_nodes);
+    stats.peak_entries = std::max(stats.peak_entries, end.peak_entries);
+    stats.entry_bound_leaves |= end.entry_bound_leaves != 0;
+    level_bounds.insert(level_bounds.end(), run.level_ends, run.level_ends + end.levels);
+    s = end;
+    return true;
+}
 
 void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint32_t* record_count,
                                      uint32_t* root_count, uint32_t* root_entries) {
     const uint32_t chunk = uint32_t(params.chunk_size);
     const uint32_t threshold = uint32_t(params.small_node_threshold);
-    uint32_t active = 1, entry_count = n, rec_count = 1, s_roots = 0, s_entries = 0;
-    int cur = 0;
+    LargeRunState s;  // the loop's variables: the root is the only active node
+    s.entry_count = n;
     records.Reserve(1, true);
-    large[cur].Reserve(1);
-    entries[cur].Reserve(n, false);
-    ParallelFor(backend, "kdtree init entries", n, InitEntries{triangles, entries[cur].View()});
-    ParallelFor(backend, "kdtree init root", 1, InitRoot{large[cur].View(), records.View(), totals.data(), n});
+    large[0].Reserve(1, false);
+    entries[0].Reserve(n, false);
+    ParallelFor(backend, "kdtree init entries", n, InitEntries{triangles, entries[0].View()});
+    ParallelFor(backend, "kdtree init root", 1, InitRoot{large[0].View(), records.View(), totals.data(), n});
     level_bounds.assign({0u, 1u});
-    uint32_t leaf_store_size = 0;
-    bool chunks_counted = false;  // the level's chunk counts and scans were made with its nodes
-    while (active > 0) {
-        const int nxt = 1 - cur;
+    while (s.active > 0) {
+        if (RunLargeLevels(triangles, n, s)) continue;
+        const uint32_t active = s.active, entry_count = s.entry_count, rec_count = s.rec_count;
+        const uint32_t s_roots = s.s_roots, s_entries = s.s_entries;
+        const int cur = int(s.cur), nxt = 1 - cur;
         const uint32_t slot_count = 2 * active;
         stats.large_levels++;
         stats.large_nodes += active;
@@ -779,10 +1139,10 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         stats.large_entries += entry_count;
         // Room for this level's outputs, all bounded by twice its inputs.
         entries[nxt].Reserve(2 * size_t(entry_count), false);
-        large[nxt].Reserve(slot_count);
+        large[nxt].Reserve(slot_count, false);
         Grow(child_count, slot_count, false);
         for (auto& b : slots) Grow(b, slot_count, false);
-        Grow(leaf_store, size_t(leaf_store_size) + entry_count, true);
+        Grow(leaf_store, size_t(s.leaf_store_size) + entry_count, true);
         records.Reserve(size_t(rec_count) + slot_count, true);
         small[0].Reserve(size_t(s_roots) + slot_count, true);
         Grow(roots.first, size_t(s_roots) + slot_count, true);
@@ -792,7 +1152,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         Grow(roots.entry_root, size_t(s_entries) + 2 * size_t(entry_count), true);
 
         LargeNodesView nodes = large[cur].View();
-        if (!chunks_counted) {
+        if (!s.chunks_counted) {
             ParallelFor(backend, "kdtree count chunks", active, CountChunks{nodes, chunk});
             ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.count, active),
                                     Span<uint32_t>(nodes.count_scan, active));
@@ -823,11 +1183,11 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         const EmitLargeChildren children{level, large[nxt].View(), roots.View(), small[0].View(), threshold, slot_count,
                                          u[0], u[4], u[5], u[7], rec_count, s_roots, s_entries, params.cost_traversal,
                                          params.cost_intersection};
-        chunks_counted = slot_count <= uint32_t(params.level_in_one_block_max);
-        if (chunks_counted) {
+        const bool in_one_block = slot_count <= uint32_t(params.level_in_one_block_max);
+        if (in_one_block) {
             ParallelForBlocks(backend, "kdtree large children", 1,
                               LargeChildrenPass{flags, children, copy, {u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7]},
-                                                totals.data(), chunk});
+                                                totals.data(), chunk, kSmallRootEntriesInOneBlockMax});
         } else {
             ParallelFor(backend, "kdtree flag children", slot_count, flags);
             for (int k = 0; k < 4; ++k)
@@ -838,25 +1198,25 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
                         LargeLevelTotals{totals.data(), slot_count - 1, u[0], u[4], u[1], u[5], u[2], u[6], u[3], u[7]});
         }
         const LevelTotals t = ReadTotals();
-        if (!chunks_counted || t.new_small_entries > kSmallRootEntriesInOneBlockMax)
+        if (!in_one_block || t.new_small_entries > kSmallRootEntriesInOneBlockMax)
             ParallelFor(backend, "kdtree copy small-root entries", t.new_small_entries, copy);
-        const uint32_t created = t.next_nodes + t.new_small_roots;
-        rec_count += created;
-        level_bounds.push_back(rec_count);
-        s_roots += t.new_small_roots;
-        s_entries += t.new_small_entries;
-        leaf_store_size = t.leaf_store_size;
-        active = t.next_nodes;
-        entry_count = t.next_entries;
-        cur = nxt;
+        s.rec_count += t.next_nodes + t.new_small_roots;
+        level_bounds.push_back(s.rec_count);
+        s.s_roots += t.new_small_roots;
+        s.s_entries += t.new_small_entries;
+        s.leaf_store_size = t.leaf_store_size;
+        s.active = t.next_nodes;
+        s.entry_count = t.next_entries;
+        s.cur = uint32_t(nxt);
+        s.chunks_counted = in_one_block;
     }
     const LevelTotals t = ReadTotals();
-    stats.large_leaf_items = leaf_store_size;
+    stats.large_leaf_items = s.leaf_store_size;
     stats.large_leaves = t.large_leaves;
     stats.empty_space_cuts = t.empty_space_cuts;
-    *record_count = rec_count;
-    *root_count = s_roots;
-    *root_entries = s_entries;
+    *record_count = s.rec_count;
+    *root_count = s.s_roots;
+    *root_entries = s.s_entries;
 }
 
 void BfsSahBuilder::Impl::SmallStage(uint32_t root_count, uint32_t root_entries, uint32_t* record_count) {
@@ -865,10 +1225,13 @@ void BfsSahBuilder::Impl::SmallStage(uint32_t root_count, uint32_t root_entries,
     Grow(roots.cand_left, 6 * size_t(root_entries), false);
     Grow(roots.cand_right, 6 * size_t(root_entries), false);
     ParallelFor(backend, "kdtree preprocess small nodes", 6 * size_t(root_entries), PreprocessSmallNodes{roots.View()});
-    uint32_t active = root_count, rec_count = *record_count;
-    int cur = 0;
-    while (active > 0) {
-        const int nxt = 1 - cur;
+    SmallRunState s;  // the loop's variables
+    s.active = root_count;
+    s.rec_count = *record_count;
+    while (s.active > 0) {
+        if (RunSmallLevels(s)) continue;
+        const uint32_t active = s.active, rec_count = s.rec_count;
+        const int cur = int(s.cur), nxt = 1 - cur;
         stats.small_levels++;
         stats.small_nodes += active;
         stats.peak_active_nodes = std::max<uint64_t>(stats.peak_active_nodes, active);
@@ -891,12 +1254,47 @@ void BfsSahBuilder::Impl::SmallStage(uint32_t root_count, uint32_t root_entries,
                         SmallLevelTotals{totals.data(), nodes.split, nodes.split_scan, active - 1});
         }
         const uint32_t next = ReadTotals().next_nodes;
-        rec_count += next;
-        if (next > 0) level_bounds.push_back(rec_count);
-        active = next;
-        cur = nxt;
+        s.rec_count += next;
+        if (next > 0) level_bounds.push_back(s.rec_count);
+        s.active = next;
+        s.cur = uint32_t(nxt);
     }
-    *record_count = rec_count;
+    *record_count = s.rec_count;
+}
+
+bool BfsSahBuilder::Impl::RunSmallLevels(SmallRunState& s) {
+    const uint32_t node_limit = uint32_t(params.level_in_one_block_max) / kSmallRunShare;
+    if (s.active > node_limit) return false;
+    // Room for levels of up to four times this one's nodes (as far as the limit allows), and their
+    // records for a few levels; the run ends before a level that would not fit.
+    const size_t most = std::min<size_t>(node_limit, 4 * size_t(s.active));
+    small[s.cur].Reserve(2 * most, true);
+    small[1 - s.cur].Reserve(2 * most, false);
+    Grow(best_candidate, most, false);
+    records.Reserve(s.rec_count + 8 * most, false);
+    SmallRunRoom room;
+    room.nodes = uint32_t(std::min(small[0].u[0].size(), small[1].u[0].size()));
+    room.best = uint32_t(best_candidate.size());
+    room.records = uint32_t(records.u[0].size());
+    SmallRunState start = s;
+    start.levels = 0;
+    start.small_nodes = start.peak_active_nodes = 0;
+    if (!SmallLevelFitsRun(start, room, node_limit)) return false;
+    ParallelForBlocks(backend, "kdtree small levels", 1,
+                      SmallLevelsPass{{small[0].View(), small[1].View()}, roots.View(), records.View(),
+                                      best_candidate.data(), totals.data(), start, small_run.data(), room, node_limit,
+                                      params});
+    SmallRun run;
+    CopyBytes(&run, MemorySpace::Host, small_run.data(), space, sizeof(run));
+    const SmallRunState& end = run.state;
+    CA_CHECK_MSG(end.levels >= 1, "a run of small levels ran none");
+    stats.small_levels += int(end.levels);
+    stats.small_nodes += end.small_nodes;
+    stats.peak_active_nodes = std::max(stats.peak_active_nodes, end.peak_active_nodes);
+    for (uint32_t l = 0; l < end.levels; ++l)
+        if (run.level_ends[l] != level_bounds.back()) level_bounds.push_back(run.level_ends[l]);  // a level with children
+    s = end;
+    return true;
 }
 
 void BfsSahBuilder::Impl::Output(uint32_t record_count, SahTree& out) {

@@ -114,15 +114,7 @@ void ChunkClassifyCpu(const Backend& backend, const LargeLevelView& v, bool writ
 #if defined(__CUDACC__)
 
 // The node of chunk c: the last node whose first chunk is at or before c.
-__device__ uint32_t ChunkNode(const LargeLevelView& v, uint32_t c) {
-    uint32_t lo = 0, hi = v.node_count - 1;
-    while (lo < hi) {
-        const uint32_t mid = (lo + hi + 1) / 2;
-        if (v.nodes.chunk_first[mid] <= c) lo = mid;
-        else hi = mid - 1;
-    }
-    return lo;
-}
+__device__ uint32_t ChunkNode(const LargeLevelView& v, uint32_t c) { return LastAtOrBelow(v.nodes.chunk_first, v.node_count, c); }
 
 __device__ uint32_t KeyMin(uint32_t a, uint32_t b) { return a < b ? a : b; }
 __device__ uint32_t KeyMax(uint32_t a, uint32_t b) { return a > b ? a : b; }

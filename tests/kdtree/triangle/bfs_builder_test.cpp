@@ -230,9 +230,18 @@ TEST(BfsBuilder, LevelsInOneBlockGiveTheSameTree) {
         const HostTree a = BuildOnCpu(scene.tris, never, &stats);
         EXPECT_GT(stats.large_levels + stats.small_levels, 2);
         for (const SahParams& params : {always, mixed}) {
-            const HostTree b = BuildOnCpu(scene.tris, params);
+            BfsBuildStats other;
+            const HostTree b = BuildOnCpu(scene.tris, params, &other);
             EXPECT_EQ(testing::CompareTrees(a, b), "");
             EXPECT_EQ(a.indices, b.indices);
+            // The same work, level by level.
+            EXPECT_EQ(other.large_levels, stats.large_levels);
+            EXPECT_EQ(other.large_nodes, stats.large_nodes);
+            EXPECT_EQ(other.large_entries, stats.large_entries);
+            EXPECT_EQ(other.peak_entries, stats.peak_entries);
+            EXPECT_EQ(other.small_levels, stats.small_levels);
+            EXPECT_EQ(other.large_leaves, stats.large_leaves);
+            EXPECT_EQ(other.records, stats.records);
         }
     }
 }
