@@ -424,14 +424,14 @@ struct LargeRun {
 struct LargeRunRoom {
     uint32_t entries;       // each entry list
     uint32_t nodes;         // each large-node list, the slot lists, child_count
-    uint32_t items;         // each of the two prefix lists of a level's entries
+    uint32_t items;         // the prefix list of a level's entries
     uint32_t records, small_roots, root_entries, leaf_store;
 };
 
 // Whether the level s is at runs in one block: small enough, and its outputs fit the room.
-CA_HD inline bool LevelFitsRun(const LargeRunState& s, const LargeRunRoom& room, uint32_t slot_limit) {
+CA_HD inline bool LevelFitsRun(const LargeRunState& s, const LargeRunRoom& room, uint32_t limit) {
     const uint64_t slots = 2 * uint64_t(s.active), entries = s.entry_count;
-    return s.active > 0 && s.levels < kMaxRunLevels && slots <= slot_limit && entries <= 2 * uint64_t(slot_limit) &&
+    return s.active > 0 && s.levels < kMaxRunLevels && slots <= limit && entries <= limit && entries < (1u << 16) &&
            slots <= room.nodes && 2 * entries <= room.entries && entries + 1 <= room.items &&
            s.rec_count + slots <= room.records && s.s_roots + slots <= room.small_roots &&
            s.s_entries + 2 * entries <= room.root_entries && s.leaf_store_size + entries <= room.leaf_store;
@@ -457,7 +457,7 @@ struct LargeLevelsPass {
     uint32_t* child_count;
     uint32_t* leaf_store;
     uint32_t* slots[8];
-    uint32_t* item_scan;  // two prefix lists (left, right) of room.items each
+    uint32_t* item_scan;  // the prefix list of a level's entries' sides (room.items)
     LevelTotals* totals;
     LargeRunState start;  // the host's loop variables, with the counts of the run at zero
     LargeRun* run;        // the run's end
@@ -497,39 +497,37 @@ struct LargeLevelsPass {
         }
     }
 
-    // ChunkCount (write = false) or ChunkClassify: each entry's place in its children by scans over
-    // the level's entries in order, so the children list their entries as the CPU's chunks do.
+    // ChunkCount (write = false) or ChunkClassify: each entry's place in its children by one scan
+    // over the level's entries in order, so the children list their entries as the CPU's chunks
+    // do. An entry's sides are packed into one word, left in the low half (a run's levels have
+    // fewer than 2^16 entries).
     template <class Block>
     CA_HD void Classify(const Block& block, const LargeLevelView& v, uint32_t item_count, bool write) const {
-        uint32_t* left = item_scan;
-        uint32_t* right = item_scan + room.items;
+        uint32_t* sides = item_scan;
         const uint32_t* first_item = v.nodes.count_scan;
         for (uint32_t k = block.Lane(); k < item_count; k += Block::kCount) {
             const uint32_t node = LastAtOrBelow(first_item, v.node_count, k);
             bool l, r;
             ClassifyEntry(v, node, k - first_item[node], &l, &r);
-            left[k] = l;
-            right[k] = r;
+            sides[k] = uint32_t(l) | uint32_t(r) << 16;
         }
         block.Sync();
-        const uint32_t lefts = ExclusiveScanInRounds(block, left, left, item_count);
-        const uint32_t rights = ExclusiveScanInRounds(block, right, right, item_count);
-        if (block.Lane() == 0) {
-            left[item_count] = lefts;
-            right[item_count] = rights;
-        }
+        const uint32_t total = ExclusiveScanInRounds(block, sides, sides, item_count);
+        if (block.Lane() == 0) sides[item_count] = total;
         block.Sync();
         for (uint32_t i = block.Lane(); i < v.node_count; i += Block::kCount) {
             const uint32_t first = first_item[i], end = first + v.nodes.count[i];
-            v.child_count[2 * i] = left[end] - left[first];
-            v.child_count[2 * i + 1] = right[end] - right[first];
+            const uint32_t n = sides[end] - sides[first];
+            v.child_count[2 * i] = n & 0xffffu;
+            v.child_count[2 * i + 1] = n >> 16;
         }
         if (!write) return;
         for (uint32_t k = block.Lane(); k < item_count; k += Block::kCount) {
             const uint32_t node = LastAtOrBelow(first_item, v.node_count, k);
-            const uint32_t local = k - first_item[node], first = first_item[node];
-            if (left[k + 1] != left[k]) WriteEntry(v, node, local, 0, left[k] - left[first]);
-            if (right[k + 1] != right[k]) WriteEntry(v, node, local, 1, right[k] - right[first]);
+            const uint32_t local = k - first_item[node];
+            const uint32_t here = sides[k + 1] - sides[k], before = sides[k] - sides[first_item[node]];
+            if (here & 0xffffu) WriteEntry(v, node, local, 0, before & 0xffffu);
+            if (here >> 16) WriteEntry(v, node, local, 1, before >> 16);
         }
     }
 
@@ -537,9 +535,9 @@ struct LargeLevelsPass {
     CA_HD void Run(const Block& block, NoScratch& none, uint32_t) const {
         const uint32_t chunk = uint32_t(params.chunk_size);
         const uint32_t threshold = uint32_t(params.small_node_threshold);
-        const uint32_t slot_limit = uint32_t(params.level_in_one_block_max);
+        const uint32_t limit = uint32_t(params.large_levels_in_one_block_max);
         LargeRunState s = start;  // every lane keeps the same copy
-        while (LevelFitsRun(s, room, slot_limit)) {
+        while (LevelFitsRun(s, room, limit)) {
             const uint32_t nxt = 1 - s.cur, active = s.active, slot_count = 2 * active;
             s.levels++;
             s.large_nodes += active;
@@ -1047,13 +1045,13 @@ struct BfsSahBuilder::Impl {
 };
 
 bool BfsSahBuilder::Impl::RunLargeLevels(const Triangle* triangles, uint32_t n, LargeRunState& s) {
-    const uint32_t limit = uint32_t(params.level_in_one_block_max);
-    if (2 * uint64_t(s.active) > limit || s.entry_count > 2 * uint64_t(limit)) return false;
+    const uint32_t limit = uint32_t(params.large_levels_in_one_block_max);
+    if (2 * uint64_t(s.active) > limit || s.entry_count > limit) return false;
     // Room for the run: lists for levels of up to four times this one's entries (as far as the
     // limit allows), and records, roots and leaf items for a few levels of that size. The run ends
     // before a level that would not fit, and the host's levels go on from there.
-    const size_t most_entries = std::min(2 * size_t(limit), 4 * std::max<size_t>(s.entry_count, 2 * size_t(s.active)));
-    const size_t most_slots = std::min<size_t>(limit, most_entries), more = 2 * most_entries;
+    const size_t most_entries = std::min(size_t(limit), 4 * std::max<size_t>(s.entry_count, 2 * size_t(s.active)));
+    const size_t most_slots = most_entries, more = 2 * most_entries;
     const int nxt = 1 - int(s.cur);
     entries[s.cur].Reserve(2 * most_entries, true);
     entries[nxt].Reserve(2 * most_entries, false);
@@ -1061,7 +1059,7 @@ bool BfsSahBuilder::Impl::RunLargeLevels(const Triangle* triangles, uint32_t n, 
     large[nxt].Reserve(most_slots, false);
     Grow(child_count, 2 * most_slots, false);
     for (auto& b : slots) Grow(b, most_slots, false);
-    Grow(item_scan, 2 * (most_entries + 1), false);
+    Grow(item_scan, most_entries + 1, false);
     records.Reserve(s.rec_count + more, true);
     small[0].Reserve(s.s_roots + more, true);
     for (Buffer<uint32_t>* b : {&roots.first, &roots.count, &roots.source}) Grow(*b, s.s_roots + more, true);
@@ -1071,7 +1069,7 @@ bool BfsSahBuilder::Impl::RunLargeLevels(const Triangle* triangles, uint32_t n, 
     LargeRunRoom room;
     room.entries = uint32_t(std::min(entries[0].tri.size(), entries[1].tri.size()));
     room.nodes = uint32_t(std::min({large[0].u[0].size(), large[1].u[0].size(), child_count.size() / 2, slots[0].size()}));
-    room.items = uint32_t(item_scan.size() / 2);
+    room.items = uint32_t(item_scan.size());
     room.records = uint32_t(records.u[0].size());
     room.small_roots = uint32_t(std::min(small[0].u[0].size(), roots.first.size()));
     room.root_entries = uint32_t(std::min(roots.store.tri.size(), roots.entry_root.size()));
@@ -1183,7 +1181,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         const EmitLargeChildren children{level, large[nxt].View(), roots.View(), small[0].View(), threshold, slot_count,
                                          u[0], u[4], u[5], u[7], rec_count, s_roots, s_entries, params.cost_traversal,
                                          params.cost_intersection};
-        const bool in_one_block = slot_count <= uint32_t(params.level_in_one_block_max);
+        const bool in_one_block = slot_count <= uint32_t(params.children_in_one_block_max);
         if (in_one_block) {
             ParallelForBlocks(backend, "kdtree large children", 1,
                               LargeChildrenPass{flags, children, copy, {u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7]},
@@ -1244,7 +1242,7 @@ void BfsSahBuilder::Impl::SmallStage(uint32_t root_count, uint32_t root_entries,
                         active);
         const EmitSmallChildren children{nodes,         small[nxt].View(),     roots.View(),
                                          records.View(), best_candidate.data(), rec_count};
-        if (active <= uint32_t(params.level_in_one_block_max)) {
+        if (active <= uint32_t(params.children_in_one_block_max)) {
             ParallelForBlocks(backend, "kdtree small children", 1, SmallChildrenPass{children, totals.data(), active});
         } else {
             ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.split, active),
@@ -1263,7 +1261,7 @@ void BfsSahBuilder::Impl::SmallStage(uint32_t root_count, uint32_t root_entries,
 }
 
 bool BfsSahBuilder::Impl::RunSmallLevels(SmallRunState& s) {
-    const uint32_t node_limit = uint32_t(params.level_in_one_block_max) / kSmallRunShare;
+    const uint32_t node_limit = uint32_t(params.small_levels_in_one_block_max);
     if (s.active > node_limit) return false;
     // Room for levels of up to four times this one's nodes (as far as the limit allows), and their
     // records for a few levels; the run ends before a level that would not fit.
@@ -1366,8 +1364,9 @@ BfsSahBuilder::BfsSahBuilder(const Backend& backend, SahParams params) {
                  "chunk_size must be a multiple of 32 in [32, 1024], not ", params.chunk_size);
     CA_CHECK_MSG(params.max_depth >= 0 && params.max_depth <= 255, "max_depth must be in [0, 255], not ",
                  params.max_depth);
-    CA_CHECK_MSG(params.level_in_one_block_max >= 0, "level_in_one_block_max must be at least 0, not ",
-                 params.level_in_one_block_max);
+    for (const int limit : {params.children_in_one_block_max, params.large_levels_in_one_block_max,
+                            params.small_levels_in_one_block_max})
+        CA_CHECK_MSG(limit >= 0, "the limits of work in one block must be at least 0, not ", limit);
     CA_CHECK_MSG(params.empty_space_ratio >= 0.0f && params.empty_space_ratio < 1.0f,
                  "empty_space_ratio must be in [0, 1), not ", params.empty_space_ratio);
     impl_ = std::make_unique<Impl>(backend, params);

@@ -18,10 +18,16 @@ struct SahParams {
     float cost_intersection = 1.0f;
     // Nodes at this depth become leaves; traversal stacks are sized from it.
     int max_depth = 40;
-    // Up to this many items (a large level's child slots, a small level's nodes) the passes after a
-    // level's split decisions run in one block instead of a launch each (kdtree/triangle/
-    // bfs_builder.cpp); 0: never. The tree does not depend on it.
-    int level_in_one_block_max = 4096;
+    // Work that runs in one GPU block (kdtree/triangle/bfs_builder.cpp), where a launch a pass
+    // would wait for the launches and, once a level, for the host; 0: never. The tree does not
+    // depend on them; the CPU follows the same rules. The passes after a level's split decisions,
+    // up to this many items (a large level's child slots, a small level's nodes):
+    int children_in_one_block_max = 4096;
+    // Whole large levels, one after another while they fit, up to this many entries and child
+    // slots a level:
+    int large_levels_in_one_block_max = 8192;
+    // Whole small levels, likewise, up to this many nodes a level:
+    int small_levels_in_one_block_max = 256;
 };
 
 }  // namespace caustica

@@ -41,6 +41,7 @@ struct Options {
     int rays = 1920 * 1080;
     int seed = 1;
     std::string traversal = TraversalVariantName(kDefaultTraversal);
+    SahParams params;  // the limits of work in one block from the options, the rest the papers'
     std::string json;
 };
 
@@ -177,12 +178,24 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
                          "each checked (the results are equal; the renderer uses ",
                          TraversalVariantName(kDefaultTraversal), ")"),
                   &opt.traversal);
+    parser.Option("--children-in-one-block", "N",
+                  "the BFS build's passes after a level's split decisions run in one GPU block up to N items; 0: never",
+                  &opt.params.children_in_one_block_max);
+    parser.Option("--large-levels-in-one-block", "N",
+                  "whole large levels of up to N entries run in one GPU block, one after another; 0: never",
+                  &opt.params.large_levels_in_one_block_max);
+    parser.Option("--small-levels-in-one-block", "N",
+                  "whole small levels of up to N nodes run in one GPU block, one after another; 0: never",
+                  &opt.params.small_levels_in_one_block_max);
     parser.Option("--json", "FILE", "also write the results as JSON", &opt.json);
     if (!parser.Parse(args)) return 0;
     if (parser.Given("--scene") && (parser.Given("--triangles") || parser.Given("--distribution")))
         throw InputError("caustica bench kdtree: give --scene or --triangles/--distribution, not both");
     if (opt.repeat < 1) throw InputError("caustica bench kdtree: --repeat must be at least 1");
     if (opt.rays < 1) throw InputError("caustica bench kdtree: --rays must be at least 1");
+    for (const int limit : {opt.params.children_in_one_block_max, opt.params.large_levels_in_one_block_max,
+                            opt.params.small_levels_in_one_block_max})
+        if (limit < 0) throw InputError("caustica bench kdtree: the in-one-block limits must be at least 0");
     if (opt.triangles < 1)
         throw InputError("caustica bench kdtree: --triangles must be at least 1");
 
@@ -201,7 +214,7 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
 
     Buffer<Triangle> triangles(backend);
     triangles.Upload(Span<const Triangle>(host_triangles));
-    const SahParams params;
+    const SahParams params = opt.params;
 
     // Build: from triangles already in the backend's memory to the final preorder tree (the exact
     // builder always works on the host and is timed there).
@@ -363,6 +376,9 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         json.Key("device").String(backend.Describe());
         json.Key("backend").String(backend.Name());
         json.Key("builder").String(opt.builder);
+        json.Key("children_in_one_block_max").Integer(opt.params.children_in_one_block_max);
+        json.Key("large_levels_in_one_block_max").Integer(opt.params.large_levels_in_one_block_max);
+        json.Key("small_levels_in_one_block_max").Integer(opt.params.small_levels_in_one_block_max);
         json.Key("scene").String(scene_name);
         json.Key("triangles").Integer(int64_t(host_triangles.size()));
         json.Key("repeat").Integer(opt.repeat);

@@ -56,7 +56,9 @@ TEST(BfsBuilderGpu, LevelsInOneBlockMatchTheCpu) {
     for (const int limit : {0, 1 << 30, 300}) {
         SCOPED_TRACE(limit);
         SahParams params;
-        params.level_in_one_block_max = limit;
+        params.children_in_one_block_max = limit;
+        params.large_levels_in_one_block_max = limit;
+        params.small_levels_in_one_block_max = limit / 16;
         ExpectGpuEqualsCpu(gpu, testing::TriangleSoup(30000, 0.05f, 2), params);
         ExpectGpuEqualsCpu(gpu, testing::FlatFacedParts(), params);
     }

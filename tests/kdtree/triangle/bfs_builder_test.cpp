@@ -217,15 +217,18 @@ TEST(BfsBuilder, TreeDoesNotDependOnTheOrderOfEntries) {
 }
 
 TEST(BfsBuilder, LevelsInOneBlockGiveTheSameTree) {
-    // The passes after a level's split decisions run in one block up to level_in_one_block_max
-    // items, else a pass at a time; every level one way, every level the other, and a limit that
-    // the middle levels of the soup pass, must give the same tree, indices in the same order.
+    // Passes and whole levels run in one block up to the limits of SahParams, else a launch a
+    // pass: every level one way, every level the other, and limits that the middle levels of the
+    // soup pass must give the same tree, indices in the same order.
     for (const auto& scene : GeneratedScenes()) {
         SCOPED_TRACE(scene.name);
         SahParams never, always, mixed;
-        never.level_in_one_block_max = 0;
-        always.level_in_one_block_max = 1 << 30;
-        mixed.level_in_one_block_max = 300;
+        never.children_in_one_block_max = never.large_levels_in_one_block_max = never.small_levels_in_one_block_max = 0;
+        always.children_in_one_block_max = always.large_levels_in_one_block_max =
+            always.small_levels_in_one_block_max = 1 << 30;
+        mixed.children_in_one_block_max = 300;
+        mixed.large_levels_in_one_block_max = 600;
+        mixed.small_levels_in_one_block_max = 20;
         BfsBuildStats stats;
         const HostTree a = BuildOnCpu(scene.tris, never, &stats);
         EXPECT_GT(stats.large_levels + stats.small_levels, 2);
