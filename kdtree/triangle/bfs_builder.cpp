@@ -9,6 +9,7 @@
 #include "kdtree/triangle/bfs_builder.h"
 
 #include <algorithm>
+#include <chrono>
 #include <vector>
 
 #include "core/buffer.h"
@@ -1330,6 +1331,9 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
         stats.records = stats.nodes = stats.leaves = 1;
         return;
     }
+    using Clock = std::chrono::steady_clock;
+    const auto since = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
+    Clock::time_point start = Clock::now();
     uint32_t record_count = 1, root_count = 0, root_entries = 0;
     if (n <= uint32_t(params.small_node_threshold)) {
         // Too few triangles for the large-node stage: the root is the only small root.
@@ -1353,8 +1357,13 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
     }
     const LevelTotals t = ReadTotals();
     out.bounds = Aabb(Vec3(t.root_box[0], t.root_box[1], t.root_box[2]), Vec3(t.root_box[3], t.root_box[4], t.root_box[5]));
+    stats.large_stage_ms = since(start);
+    start = Clock::now();
     SmallStage(root_count, root_entries, &record_count);
+    stats.small_stage_ms = since(start);
+    start = Clock::now();
     Output(record_count, out);
+    stats.output_ms = since(start);
 }
 
 BfsSahBuilder::BfsSahBuilder(const Backend& backend, SahParams params) {

@@ -49,6 +49,9 @@ struct BfsBuildStats {
     uint32_t leaves = 0;
     uint32_t index_count = 0;        // items of the final index list
     int max_depth = 0;
+    // Host time of each stage: each ends with a read-back, so on the GPU it includes the stage's
+    // kernels and the host's waits.
+    double large_stage_ms = 0, small_stage_ms = 0, output_ms = 0;
 };
 
 class BfsSahBuilder {

@@ -336,6 +336,12 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
     std::printf("  %-34s %zu\n", "triangles", host_triangles.size());
     std::printf("  %-34s median %.3f  min %.3f  max %.3f  (%d runs%s)\n", "build ms", build_ms.median, build_ms.min,
                 build_ms.max, opt.repeat, opt.builder == "exact" ? ", exact builder on the CPU" : "");
+    if (bfs) {
+        const BfsBuildStats& st = bfs->stats();
+        std::printf("  %-34s large-node %.3f  small-node %.3f  output %.3f  (%d + %d levels, last build)\n",
+                    "build stages ms", st.large_stage_ms, st.small_stage_ms, st.output_ms, st.large_levels,
+                    st.small_levels);
+    }
     std::printf("  %-34s %zu nodes, %zu leaves, max depth %d\n", "tree", nodes.size(), leaves, tree.max_depth);
     std::printf("  %-34s %.4f\n", "SAH cost", sah_cost);
     std::printf("  %-34s %.2f MiB\n", "peak device memory (builds)", double(peak_device_bytes) / (1 << 20));
