@@ -125,7 +125,9 @@ struct LevelTotals {
     uint32_t leaf_store_size;   // items in the large-leaf store (grown by atomic adds)
     uint32_t large_leaves;      // leaves made by the large-node stage (atomic adds)
     uint32_t empty_space_cuts;  // cuts of empty space, each with an empty leaf (atomic adds)
-    uint32_t pad;
+    uint32_t tree_nodes;        // output stage: the final tree's nodes, index-list items and depth
+    uint32_t tree_items;
+    int32_t tree_depth;
     float root_box[6];
 };
 

@@ -4,8 +4,9 @@
 // Host code orders the passes and owns the work lists; every per-item pass is a CA_HD functor run
 // by ParallelFor on either backend, except the two passes over chunks of triangles and the
 // small-node split, which use warp intrinsics on the GPU (kdtree/triangle/bfs_chunk_passes.cpp and
-// kdtree/triangle/bfs_small_split.cpp, with CPU twins). Each level reads back one
-// small struct of sizes (LevelTotals); nothing else waits for the GPU.
+// kdtree/triangle/bfs_small_split.cpp, with CPU twins). Each level of launches reads back one
+// small struct of sizes (LevelTotals); small levels run in one block, many in a row with one
+// read-back (SahParams' limits of work in one block); the output stage reads back once.
 #include "kdtree/triangle/bfs_builder.h"
 
 #include <algorithm>
@@ -348,7 +349,7 @@ struct LargeLevelTotals {
     }
 };
 
-// Up to SahParams::level_in_one_block_max items (child slots of a large level, nodes of a small
+// Up to SahParams::children_in_one_block_max items (child slots of a large level, nodes of a small
 // one), the passes of a level that follow its split decisions run in one block, one after another
 // behind the block's barriers, where each would be a launch of its own: a level of a small scene is
 // a few hundred nodes, and the launches, not the work, are its time.
@@ -400,11 +401,12 @@ struct LargeChildrenPass {
 
 // ---- Whole large levels in one block ------------------------------------------------------------
 
-// A large level of at most 2 * level_in_one_block_max entries and level_in_one_block_max child
-// slots runs whole in one block, and so do the levels after it while they fit: the same passes as
-// a level of launches, behind the block's barriers, and no read-back between the levels. The last
-// levels of every build and every level of a small scene are such levels (the Cornell box's last
-// seventeen of 28), where each level of launches waited for the host.
+// Whole large levels of at most large_levels_in_one_block_max entries and child slots run in one
+// block, one after another while they fit: the same passes as a level of launches, behind the
+// block's barriers, with no read-back between the levels. The last levels of a build are such
+// levels (the Cornell box's last twelve of 28 at the default 1,024). The limit is measured: one
+// block's levels cost more than launches' once they have a few thousand entries (H200, 2026-11-27,
+// docs/benchmarks.md).
 constexpr uint32_t kMaxRunLevels = 256;  // a level is at least one deeper than the one before
 
 // The host's loop variables, which a run starts from and ends with, and what it adds to the stats.
@@ -676,12 +678,10 @@ struct SmallChildrenPass {
     }
 };
 
-// Small levels of at most level_in_one_block_max / kSmallRunShare nodes run in one block, one after
-// another while they fit, as large ones do (LargeLevelsPass): a warp decides each node, 32 at a
-// time, so a level of 256 nodes takes the block eight rounds, where a level of launches waited for
-// the host. Runs take the first small levels of small scenes and the last levels of every build.
-constexpr uint32_t kSmallRunShare = 16;
-
+// Small levels of at most small_levels_in_one_block_max nodes run in one block, one after another
+// while they fit, as large ones do (LargeLevelsPass): a warp decides each node, 32 at a time, where
+// a level of launches spreads them over the GPU; so only the first and last levels, with a few
+// dozen nodes, gain.
 struct SmallRunState {
     uint32_t active = 0, rec_count = 0, cur = 0;
     uint32_t levels = 0;  // levels run
@@ -756,7 +756,8 @@ struct SmallLevelsPass {
 
 // ---- Output stage (Zhou et al. 2008, Algorithm 5) ----------------------------------------------
 
-// UpPass: subtree sizes in nodes and index-list items, children before parents.
+// UpPass: subtree sizes in nodes and index-list items, children before parents. Each record's
+// depth, needed no more, becomes its subtree's height, so that the root's is the tree's depth.
 struct UpPass {
     RecordsView records;
     CA_HD void operator()(int i) const {
@@ -767,19 +768,27 @@ struct UpPass {
             const uint32_t l = records.left[r], rr = records.right[r];
             records.size[r] = 2 * cuts + 1 + records.size[l] + records.size[rr];
             records.items[r] = records.items[l] + records.items[rr];
+            const int32_t below = records.depth[l] > records.depth[rr] ? records.depth[l] : records.depth[rr];
+            records.depth[r] = int32_t(cuts) + 1 + below;
         } else {
             records.size[r] = 1;
             records.items[r] = kind == kMaskLeaf ? uint32_t(PopCount(records.mask[r]))
                                                  : (kind == kStoreLeaf ? records.right[r] : 0u);
+            records.depth[r] = 0;
         }
     }
 };
 
-struct SetRootAddress {
+// After the up pass: the root's address, and the tree's size and depth for the host to read.
+struct TreeTotals {
     RecordsView records;
+    LevelTotals* totals;
     CA_HD void operator()(int) const {
         records.address[0] = 0;
         records.offset[0] = 0;
+        totals->tree_nodes = records.size[0];
+        totals->tree_items = records.items[0];
+        totals->tree_depth = records.depth[0];
     }
 };
 
@@ -1209,10 +1218,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         s.cur = uint32_t(nxt);
         s.chunks_counted = in_one_block;
     }
-    const LevelTotals t = ReadTotals();
     stats.large_leaf_items = s.leaf_store_size;
-    stats.large_leaves = t.large_leaves;
-    stats.empty_space_cuts = t.empty_space_cuts;
     *record_count = s.rec_count;
     *root_count = s.s_roots;
     *root_entries = s.s_entries;
@@ -1299,19 +1305,19 @@ bool BfsSahBuilder::Impl::RunSmallLevels(SmallRunState& s) {
 void BfsSahBuilder::Impl::Output(uint32_t record_count, SahTree& out) {
     RecordsView rv = records.View();
     ParallelForLevels(backend, "kdtree up pass", level_bounds, LevelOrder::Up, UpPass{rv});
-    uint32_t size_and_items[2];
-    CopyBytes(&size_and_items[0], MemorySpace::Host, rv.size, space, sizeof(uint32_t));
-    CopyBytes(&size_and_items[1], MemorySpace::Host, rv.items, space, sizeof(uint32_t));
-    out.nodes.Resize(size_and_items[0], false);
-    out.indices.Resize(size_and_items[1], false);
-    ParallelFor(backend, "kdtree root address", 1, SetRootAddress{rv});
+    ParallelFor(backend, "kdtree tree totals", 1, TreeTotals{rv, totals.data()});
+    const LevelTotals t = ReadTotals();
+    out.nodes.Resize(t.tree_nodes, false);
+    out.indices.Resize(t.tree_items, false);
     ParallelForLevels(backend, "kdtree down pass", level_bounds, LevelOrder::Down,
                       DownPass{rv, roots.View(), leaf_store.data(), out.nodes.data(), out.indices.data()});
-    out.max_depth = Reduce<int32_t>(backend, Span<const int32_t>(rv.depth, record_count), ReduceOp::Max);
+    // The tree is complete when Build returns: passes on other host threads may read it at once.
+    backend.Synchronize();
+    out.max_depth = t.tree_depth;
     stats.records = record_count;
-    stats.nodes = size_and_items[0];
-    stats.leaves = (size_and_items[0] + 1) / 2;
-    stats.index_count = size_and_items[1];
+    stats.nodes = t.tree_nodes;
+    stats.leaves = (t.tree_nodes + 1) / 2;
+    stats.index_count = t.tree_items;
     stats.max_depth = out.max_depth;
 }
 
@@ -1357,6 +1363,8 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
     }
     const LevelTotals t = ReadTotals();
     out.bounds = Aabb(Vec3(t.root_box[0], t.root_box[1], t.root_box[2]), Vec3(t.root_box[3], t.root_box[4], t.root_box[5]));
+    stats.large_leaves = t.large_leaves;
+    stats.empty_space_cuts = t.empty_space_cuts;
     stats.large_stage_ms = since(start);
     start = Clock::now();
     SmallStage(root_count, root_entries, &record_count);

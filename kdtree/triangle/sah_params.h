@@ -25,9 +25,9 @@ struct SahParams {
     int children_in_one_block_max = 4096;
     // Whole large levels, one after another while they fit, up to this many entries and child
     // slots a level:
-    int large_levels_in_one_block_max = 8192;
+    int large_levels_in_one_block_max = 1024;
     // Whole small levels, likewise, up to this many nodes a level:
-    int small_levels_in_one_block_max = 256;
+    int small_levels_in_one_block_max = 64;
 };
 
 }  // namespace caustica

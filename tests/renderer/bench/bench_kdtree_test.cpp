@@ -82,6 +82,20 @@ TEST(BenchKdTree, UsageErrorsAreInputErrors) {
     EXPECT_THROW(BenchKdTreeMain({"--distribution", "stacked"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--scene", "/nonexistent/mesh.obj", "--device", "cpu", "--builder", "exact"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--repeat", "0"}), InputError);
+    EXPECT_THROW(BenchKdTreeMain({"--large-levels-in-one-block", "-1"}), InputError);
+}
+
+TEST(BenchKdTree, LimitsOfWorkInOneBlockReachTheBuildAndTheJson) {
+    const std::string json = (std::filesystem::temp_directory_path() / "caustica_bench_kdtree_block_test.json").string();
+    ASSERT_EQ(BenchKdTreeMain({"--triangles", "3000", "--device", "cpu", "--repeat", "1", "--rays", "400",
+                               "--children-in-one-block", "0", "--large-levels-in-one-block", "77",
+                               "--small-levels-in-one-block", "5", "--json", json}),
+              0);
+    const std::string text = ReadFile(json);
+    for (const char* key : {"\"children_in_one_block_max\": 0,", "\"large_levels_in_one_block_max\": 77,",
+                            "\"small_levels_in_one_block_max\": 5,", "\"hit_mismatches\": 0,"})
+        EXPECT_NE(text.find(key), std::string::npos) << key << " missing in\n" << text;
+    std::remove(json.c_str());
 }
 
 }  // namespace
