@@ -135,6 +135,14 @@ struct LevelTotals {
 constexpr uint32_t kKeyMinIdentity = 0xffffffffu;  // for the lower corner (min)
 constexpr uint32_t kKeyMaxIdentity = 0u;           // for the upper corner (max)
 
+// The reductions of box keys (FloatKey) to the lower and upper corner.
+struct KeyMinOp {
+    CA_HD uint32_t operator()(uint32_t a, uint32_t b) const { return b < a ? b : a; }
+};
+struct KeyMaxOp {
+    CA_HD uint32_t operator()(uint32_t a, uint32_t b) const { return b > a ? b : a; }
+};
+
 // Boxes built with comparisons instead of fminf/fmaxf (core's Aabb), whose choice between -0 and
 // +0 differs between host and device; the CPU and GPU builds must agree bit for bit.
 CA_HD inline float MinOf(float a, float b) { return b < a ? b : a; }

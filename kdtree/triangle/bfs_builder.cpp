@@ -431,7 +431,7 @@ struct LargeRunRoom {
     uint32_t records, small_roots, root_entries, leaf_store;
 };
 
-// Whether the level s is at runs in one block: small enough, and its outputs fit the room.
+// Whether the level that s stands at runs in one block: small enough, and its outputs fit the room.
 CA_HD inline bool LevelFitsRun(const LargeRunState& s, const LargeRunRoom& room, uint32_t limit) {
     const uint64_t slots = 2 * uint64_t(s.active), entries = s.entry_count;
     return s.active > 0 && s.levels < kMaxRunLevels && slots <= limit && entries <= limit && entries < (1u << 16) &&
@@ -439,13 +439,6 @@ CA_HD inline bool LevelFitsRun(const LargeRunState& s, const LargeRunRoom& room,
            s.rec_count + slots <= room.records && s.s_roots + slots <= room.small_roots &&
            s.s_entries + 2 * entries <= room.root_entries && s.leaf_store_size + entries <= room.leaf_store;
 }
-
-struct KeyMinOp {
-    CA_HD uint32_t operator()(uint32_t a, uint32_t b) const { return b < a ? b : a; }
-};
-struct KeyMaxOp {
-    CA_HD uint32_t operator()(uint32_t a, uint32_t b) const { return b > a ? b : a; }
-};
 
 struct LargeLevelsPass {
     static constexpr uint32_t kThreads = kLevelBlockThreads;

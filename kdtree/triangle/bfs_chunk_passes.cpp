@@ -116,9 +116,6 @@ void ChunkClassifyCpu(const Backend& backend, const LargeLevelView& v, bool writ
 // The node of chunk c: the last node whose first chunk is at or before c.
 __device__ uint32_t ChunkNode(const LargeLevelView& v, uint32_t c) { return LastAtOrBelow(v.nodes.chunk_first, v.node_count, c); }
 
-__device__ uint32_t KeyMin(uint32_t a, uint32_t b) { return a < b ? a : b; }
-__device__ uint32_t KeyMax(uint32_t a, uint32_t b) { return a > b ? a : b; }
-
 // One block per chunk, one thread per entry (blockDim = chunk size, a multiple of 32): the
 // chunk's box by warp shuffles, then one atomic min or max per node and corner (Chang et al.
 // 2013, section 13.2.2).
@@ -139,7 +136,7 @@ __global__ void ChunkBoundsKernel(LargeLevelView v) {
         uint32_t k = valid ? FloatKey(v.cur.box[a][e]) : identity;
         for (int d = 16; d > 0; d >>= 1) {
             const uint32_t o = __shfl_xor_sync(0xffffffffu, k, d);
-            k = is_min ? KeyMin(k, o) : KeyMax(k, o);
+            k = is_min ? KeyMinOp()(k, o) : KeyMaxOp()(k, o);
         }
         if (lane == 0) warp_keys[a][warp] = k;
     }
@@ -151,7 +148,7 @@ __global__ void ChunkBoundsKernel(LargeLevelView v) {
         uint32_t k = lane < warps ? warp_keys[a][lane] : identity;
         for (int d = 16; d > 0; d >>= 1) {
             const uint32_t o = __shfl_xor_sync(0xffffffffu, k, d);
-            k = is_min ? KeyMin(k, o) : KeyMax(k, o);
+            k = is_min ? KeyMinOp()(k, o) : KeyMaxOp()(k, o);
         }
         if (lane == 0) {
             if (is_min) atomicMin(&v.nodes.key[a][node], k);
