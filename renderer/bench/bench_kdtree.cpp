@@ -382,9 +382,10 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         json.Key("device").String(backend.Describe());
         json.Key("backend").String(backend.Name());
         json.Key("builder").String(opt.builder);
-        json.Key("children_in_one_block_max").Integer(opt.params.children_in_one_block_max);
-        json.Key("large_levels_in_one_block_max").Integer(opt.params.large_levels_in_one_block_max);
-        json.Key("small_levels_in_one_block_max").Integer(opt.params.small_levels_in_one_block_max);
+        const SahParams& built = bfs ? bfs->params() : params;  // what the builder was given
+        json.Key("children_in_one_block_max").Integer(built.children_in_one_block_max);
+        json.Key("large_levels_in_one_block_max").Integer(built.large_levels_in_one_block_max);
+        json.Key("small_levels_in_one_block_max").Integer(built.small_levels_in_one_block_max);
         json.Key("scene").String(scene_name);
         json.Key("triangles").Integer(int64_t(host_triangles.size()));
         json.Key("repeat").Integer(opt.repeat);

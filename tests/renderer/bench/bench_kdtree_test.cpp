@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "kdtree/triangle/traversal_variant.h"
@@ -22,6 +24,16 @@ std::string ReadFile(const std::string& path) {
     return s.str();
 }
 
+// Runs the benchmark with args and --json into a temporary file named name; text gets the file.
+void RunWritingJson(std::vector<std::string> args, const char* name, std::string* text) {
+    const std::string json = (std::filesystem::temp_directory_path() / name).string();
+    args.push_back("--json");
+    args.push_back(json);
+    ASSERT_EQ(BenchKdTreeMain(args), 0);
+    *text = ReadFile(json);
+    std::remove(json.c_str());
+}
+
 size_t Occurrences(const std::string& text, const std::string& part) {
     size_t count = 0;
     for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
@@ -29,27 +41,23 @@ size_t Occurrences(const std::string& text, const std::string& part) {
 }
 
 TEST(BenchKdTree, SmallRunWritesEveryField) {
-    const std::string json = (std::filesystem::temp_directory_path() / "caustica_bench_kdtree_test.json").string();
-    ASSERT_EQ(BenchKdTreeMain({"--triangles", "3000", "--device", "cpu", "--builder", "exact", "--reference", "--repeat",
-                               "2", "--rays", "4000", "--json", json}),
-              0);
-    const std::string text = ReadFile(json);
+    std::string text;
+    ASSERT_NO_FATAL_FAILURE(RunWritingJson({"--triangles", "3000", "--device", "cpu", "--builder", "exact", "--reference",
+                                            "--repeat", "2", "--rays", "4000"},
+                                           "caustica_bench_kdtree_test.json", &text));
     for (const char* key : {"\"device\"", "\"triangles\"", "\"build_ms\"", "\"median\"", "\"min\"", "\"max\"", "\"nodes\"",
                             "\"leaves\"", "\"max_depth\"", "\"sah_cost\"", "\"reference_sah_cost\"",
                             "\"reference_primary_mrays_per_s\"", "\"peak_device_bytes\"", "\"primary_mrays_per_s\"",
                             "\"shadow_mrays_per_s\"", "\"incoherent_mrays_per_s\"", "\"hits_checked\"",
                             "\"hit_mismatches\": 0,", "\"commit\"", "\"date\""})
         EXPECT_NE(text.find(key), std::string::npos) << key << " missing in\n" << text;
-    std::remove(json.c_str());
 }
 
 TEST(BenchKdTree, EveryTraversalOnTheSameRaysAgrees) {
-    const std::string json =
-        (std::filesystem::temp_directory_path() / "caustica_bench_kdtree_traversals_test.json").string();
-    ASSERT_EQ(BenchKdTreeMain({"--triangles", "3000", "--device", "cpu", "--traversal", "all", "--repeat", "1",
-                               "--rays", "4000", "--json", json}),
-              0);
-    const std::string text = ReadFile(json);
+    std::string text;
+    ASSERT_NO_FATAL_FAILURE(RunWritingJson({"--triangles", "3000", "--device", "cpu", "--traversal", "all", "--repeat",
+                                            "1", "--rays", "4000"},
+                                           "caustica_bench_kdtree_traversals_test.json", &text));
     const std::string entries = Concat("\"short_stack_entries\": ", kShortStackEntries);
     for (const std::string key : {"\"traversal\": \"stack\"", "\"traversals\"", "\"traversal\": \"push-down\"",
                                   "\"traversal\": \"short-stack\"", entries.c_str(), "\"primary_nodes_per_ray\"",
@@ -59,19 +67,15 @@ TEST(BenchKdTree, EveryTraversalOnTheSameRaysAgrees) {
     // The stack walk comes first; the two others compared every ray with its result: no difference.
     EXPECT_EQ(Occurrences(text, "\"rays_compared\": 0,"), 1u) << text;
     EXPECT_EQ(Occurrences(text, "\"differences\": 0\n"), 3u) << text;
-    std::remove(json.c_str());
 }
 
 TEST(BenchKdTree, CoincidentDistributionNamesItsScene) {
-    const std::string json =
-        (std::filesystem::temp_directory_path() / "caustica_bench_kdtree_coincident_test.json").string();
-    ASSERT_EQ(BenchKdTreeMain({"--triangles", "1200", "--distribution", "coincident", "--device", "cpu", "--repeat", "1",
-                               "--rays", "400", "--json", json}),
-              0);
-    const std::string text = ReadFile(json);
+    std::string text;
+    ASSERT_NO_FATAL_FAILURE(RunWritingJson({"--triangles", "1200", "--distribution", "coincident", "--device", "cpu",
+                                            "--repeat", "1", "--rays", "400"},
+                                           "caustica_bench_kdtree_coincident_test.json", &text));
     for (const char* key : {"\"scene\": \"generated (coincident boxes)\"", "\"triangles\": 1200,", "\"hit_mismatches\": 0,"})
         EXPECT_NE(text.find(key), std::string::npos) << key << " missing in\n" << text;
-    std::remove(json.c_str());
 }
 
 TEST(BenchKdTree, UsageErrorsAreInputErrors) {
@@ -85,17 +89,16 @@ TEST(BenchKdTree, UsageErrorsAreInputErrors) {
     EXPECT_THROW(BenchKdTreeMain({"--large-levels-in-one-block", "-1"}), InputError);
 }
 
-TEST(BenchKdTree, LimitsOfWorkInOneBlockReachTheBuildAndTheJson) {
-    const std::string json = (std::filesystem::temp_directory_path() / "caustica_bench_kdtree_block_test.json").string();
-    ASSERT_EQ(BenchKdTreeMain({"--triangles", "3000", "--device", "cpu", "--repeat", "1", "--rays", "400",
-                               "--children-in-one-block", "0", "--large-levels-in-one-block", "77",
-                               "--small-levels-in-one-block", "5", "--json", json}),
-              0);
-    const std::string text = ReadFile(json);
+TEST(BenchKdTree, LimitsOfWorkInOneBlockReachTheBuilder) {
+    std::string text;
+    // The JSON gives the limits the builder holds (BfsSahBuilder::params), not the options' copy.
+    ASSERT_NO_FATAL_FAILURE(RunWritingJson({"--triangles", "3000", "--device", "cpu", "--repeat", "1", "--rays", "400",
+                                            "--children-in-one-block", "0", "--large-levels-in-one-block", "77",
+                                            "--small-levels-in-one-block", "5"},
+                                           "caustica_bench_kdtree_block_test.json", &text));
     for (const char* key : {"\"children_in_one_block_max\": 0,", "\"large_levels_in_one_block_max\": 77,",
                             "\"small_levels_in_one_block_max\": 5,", "\"hit_mismatches\": 0,"})
         EXPECT_NE(text.find(key), std::string::npos) << key << " missing in\n" << text;
-    std::remove(json.c_str());
 }
 
 }  // namespace
