@@ -1043,11 +1043,6 @@ struct BfsSahBuilder::Impl {
         return t;
     }
 
-    template <class T>
-    Span<T> First(Buffer<T>& b, size_t n) {
-        return Span<T>(b.data(), n);
-    }
-
     void Build(Span<const Triangle> triangles, SahTree& out);
     // Returns the small roots and their store entries.
     void LargeStage(const Triangle* triangles, uint32_t n, uint32_t* record_count, uint32_t* root_count,
