@@ -71,6 +71,7 @@ struct LargeNodesView : RegionColumns {
     uint32_t* chunk_first;  // exclusive scan of chunk_count
     uint32_t* count_scan;   // exclusive scan of count; the children's entries start at 2 * count_scan
     int32_t* split_axis;    // after the split pass: 0..2, or -1 for a leaf
+    int32_t* planar_side;   // where triangles lying in the split plane go (ClassifyExtent)
     float* split_pos;
 };
 
@@ -237,7 +238,12 @@ CA_HD inline void ClassifyEntry(const LargeLevelView& v, uint32_t node, uint32_t
         return;
     }
     const uint32_t e = v.nodes.begin[node] + local;
-    ClassifyExtent(v.cur.box[axis][e], v.cur.box[3 + axis][e], v.nodes.split_pos[node], -1, left, right);
+    const float lo = v.cur.box[axis][e], hi = v.cur.box[3 + axis][e], p = v.nodes.split_pos[node];
+    ClassifyExtent(lo, hi, p, v.nodes.planar_side[node], left, right);
+    // A child of no thickness on the cell's face (bfs_binned_sah.h) takes every triangle meeting the
+    // face: clipped to the cell, a triangle crossing the face seems to touch it from inside.
+    if (p == v.nodes.region[axis][node]) *left = *left || lo == p;
+    if (p == v.nodes.region[3 + axis][node]) *right = *right || hi == p;
 }
 
 // Writes entry 'local' of node into child 'side' at position 'rank' among that child's entries

@@ -22,6 +22,7 @@
 #include "core/parallel_for_lanes.h"
 #include "core/parallel_for_levels.h"
 #include "core/primitives.h"
+#include "kdtree/triangle/bfs_binned_sah.h"
 #include "kdtree/triangle/bfs_build_state.h"
 #include "kdtree/triangle/bfs_chunk_passes.h"
 #include "kdtree/triangle/bfs_small_split.h"
@@ -170,18 +171,29 @@ CA_HD inline bool UselessSplit(const LargeLevelView& v, uint32_t i, float cost_t
     return !(split < cost_intersection * float(count) * area);
 }
 
-// Chooses each node's split: empty space cut off while it exceeds Ce of the cell on a side, then
-// the spatial median of the longest axis (Zhou et al. 2008, section 3.1, Fig. 2); or a leaf at the
-// depth bound or for a box without extent.
+// Chooses each node's split: empty space cut off while it exceeds Ce of the cell on a side (Zhou et
+// al. 2008, section 3.1, Fig. 2), then, for a node of at most binned_sah_max_entries entries, the
+// SAH's choice among its box faces (bfs_binned_sah.h), else the spatial median of the longest axis
+// (Zhou et al. 2008); or a leaf at the depth bound or for a box without extent. A warp (or one CPU
+// thread) a node: every lane works out the node's cell, lane 0 writes.
 struct SplitLargeNodes {
+    using Scratch = SahBins;
     LargeLevelView level;
     LevelTotals* totals;
     float empty_space_ratio;
     int max_depth;
-    CA_HD void operator()(int ii) const {
-        const uint32_t i = uint32_t(ii);
+    uint32_t binned_sah_max_entries;
+    float cost_traversal, cost_intersection;
+    // At the entry bound every node becomes a leaf (LargeStage).
+    CA_HD static SplitLargeNodes Of(const LargeLevelView& level, LevelTotals* totals, const SahParams& p, bool entry_bound) {
+        return {level, totals, p.empty_space_ratio, entry_bound ? 0 : p.max_depth, uint32_t(p.binned_sah_max_entries),
+                p.cost_traversal, p.cost_intersection};
+    }
+    template <class Lanes>
+    CA_HD void Run(const Lanes& lanes, SahBins& bins, uint32_t i) const {
         const LargeNodesView& nodes = level.nodes;
         const RecordsView& records = level.records;
+        const bool writer = lanes.Lane() == 0;
         const uint32_t rec = nodes.record[i];
         const int32_t depth = nodes.depth[i];
         Aabb tight;
@@ -192,20 +204,22 @@ struct SplitLargeNodes {
         Aabb cell = nodes.Region(i);
         if (rec == 0) {  // the root's cell is its triangles' box
             cell = tight;
-            for (int a = 0; a < 3; ++a) {
+            for (int a = 0; a < 3 && writer; ++a) {
                 totals->root_box[a] = tight.lo[a];
                 totals->root_box[3 + a] = tight.hi[a];
             }
         }
-        level.child_count[2 * i] = 0;
-        level.child_count[2 * i + 1] = 0;
-        records.depth[rec] = depth;
-        records.chain[rec] = 0;
+        if (writer) {
+            level.child_count[2 * i] = 0;
+            level.child_count[2 * i + 1] = 0;
+            records.depth[rec] = depth;
+            records.chain[rec] = 0;
+        }
         if (depth >= max_depth || MaxComponent(tight.Extent()) <= 0.0f) {
-            MakeStoreLeaf(level, totals, i);
+            if (writer) MakeStoreLeaf(level, totals, i);
             return;
         }
-        // Cut chains stop where the median split would pass the depth bound.
+        // Cut chains stop where the split would pass the depth bound.
         const int budget = max_depth - 1 - depth;
         int cuts = 0;
         uint32_t chain = 0;
@@ -213,26 +227,32 @@ struct SplitLargeNodes {
         for (int a = 0; a < 3; ++a) {
             const float limit = empty_space_ratio * (cell.hi[a] - cell.lo[a]);
             if (cuts < budget && tight.lo[a] - cell.lo[a] > limit) {
-                records.cuts[6 * size_t(rec) + cuts] = tight.lo[a];
+                if (writer) records.cuts[6 * size_t(rec) + cuts] = tight.lo[a];
                 chain |= uint32_t(a) << (3 + 3 * cuts);
                 cut.lo[a] = tight.lo[a];
                 ++cuts;
             }
             if (cuts < budget && cell.hi[a] - tight.hi[a] > limit) {
-                records.cuts[6 * size_t(rec) + cuts] = tight.hi[a];
+                if (writer) records.cuts[6 * size_t(rec) + cuts] = tight.hi[a];
                 chain |= (uint32_t(a) | 4u) << (3 + 3 * cuts);
                 cut.hi[a] = tight.hi[a];
                 ++cuts;
             }
         }
-        const int axis = cut.LongestAxis();
-        const float split = 0.5f * (cut.lo[axis] + cut.hi[axis]);
+        int axis = cut.LongestAxis();
+        float split = 0.5f * (cut.lo[axis] + cut.hi[axis]);
+        int planar_side = -1;  // the median: triangles lying in its plane go to both sides
+        if (nodes.count[i] <= binned_sah_max_entries)
+            ChooseBinnedSahSplit(lanes, bins, level.cur, nodes.begin[i], nodes.count[i], cut, cost_traversal,
+                                 cost_intersection, &axis, &split, &planar_side);
+        if (!writer) return;
         records.kind[rec] = uint32_t(axis);
         records.split[rec] = split;
         records.chain[rec] = chain | uint32_t(cuts);
         nodes.SetRegion(i, cut);
         nodes.split_axis[i] = axis;
         nodes.split_pos[i] = split;
+        nodes.planar_side[i] = planar_side;
     }
 };
 
@@ -442,7 +462,9 @@ CA_HD inline bool LevelFitsRun(const LargeRunState& s, const LargeRunRoom& room,
 
 struct LargeLevelsPass {
     static constexpr uint32_t kThreads = kLevelBlockThreads;
-    using Scratch = NoScratch;
+    struct Scratch {
+        SahBins bins[kLevelBlockThreads / 32];  // a warp's split choice (SplitLargeNodes)
+    };
     EntriesView entries[2];
     LargeNodesView nodes[2];
     const Triangle* triangles;
@@ -528,7 +550,8 @@ struct LargeLevelsPass {
     }
 
     template <class Block>
-    CA_HD void Run(const Block& block, NoScratch& none, uint32_t) const {
+    CA_HD void Run(const Block& block, Scratch& scratch, uint32_t) const {
+        NoScratch none;
         const uint32_t chunk = uint32_t(params.chunk_size);
         const uint32_t threshold = uint32_t(params.small_node_threshold);
         const uint32_t limit = uint32_t(params.large_levels_in_one_block_max);
@@ -555,8 +578,9 @@ struct LargeLevelsPass {
                                        triangles, records, child_count, leaf_store};
             Bounds(block, level);
             block.Sync();
-            const SplitLargeNodes split{level, totals, params.empty_space_ratio, entry_bound ? 0 : params.max_depth};
-            for (uint32_t i = block.Lane(); i < active; i += Block::kCount) split(int(i));
+            const SplitLargeNodes split = SplitLargeNodes::Of(level, totals, params, entry_bound);
+            for (uint32_t i = block.WarpIndex(); i < active; i += Block::kWarps)
+                split.Run(block.Warp(), scratch.bins[block.WarpIndex()], i);
             block.Sync();
             Classify(block, level, s.entry_count, false);
             block.Sync();
@@ -632,14 +656,26 @@ struct EmitSmallChildren {
         const uint32_t c = best_candidate[i];
         const int axis = int(records.kind[parent]);
         const float p = records.split[parent];
+        const Aabb cell = nodes.Region(i);
+        uint64_t masks[2] = {nodes.mask[i] & roots.cand_left[c], nodes.mask[i] & roots.cand_right[c]};
+        // A child of no thickness on the cell's face takes every triangle meeting the face: a box
+        // clipped to the small root's cell that starts or ends there may cross it.
+        if (p == cell.lo[axis] || p == cell.hi[axis]) {
+            const int flat = p == cell.lo[axis] ? 0 : 1;
+            const uint32_t first = roots.first[nodes.root[i]];
+            for (uint64_t rest = nodes.mask[i]; rest != 0; rest &= rest - 1) {
+                const uint32_t bit = LowestBit(rest);
+                if (roots.store.box[3 * flat + axis][first + bit] == p) masks[flat] |= uint64_t(1) << bit;
+            }
+        }
         for (int side = 0; side < 2; ++side) {
             const uint32_t j = 2 * nodes.split_scan[i] + uint32_t(side);
             const uint32_t rec = record_base + j;
             next.record[j] = rec;
             next.root[j] = nodes.root[i];
-            next.mask[j] = nodes.mask[i] & (side == 0 ? roots.cand_left[c] : roots.cand_right[c]);
+            next.mask[j] = masks[side];
             next.depth[j] = nodes.depth[i] + 1;
-            next.SetRegion(j, ChildCell(nodes.Region(i), axis, p, side));
+            next.SetRegion(j, ChildCell(cell, axis, p, side));
             records.kind[rec] = kUndecided;
             records.depth[rec] = nodes.depth[i] + 1;
             (side == 0 ? records.left : records.right)[parent] = rec;
@@ -887,9 +923,9 @@ std::vector<Buffer<T>> MakeBuffers(MemorySpace s, int n) {
 
 struct LargeNodeBuffers {
     std::vector<Buffer<uint32_t>> u;  // record, begin, count, useless_run, chunk_count, chunk_first, count_scan, key[6]
-    std::vector<Buffer<int32_t>> s;   // depth, split_axis
+    std::vector<Buffer<int32_t>> s;   // depth, split_axis, planar_side
     std::vector<Buffer<float>> f;     // region[6], split_pos
-    explicit LargeNodeBuffers(MemorySpace sp) : u(MakeBuffers<uint32_t>(sp, 13)), s(MakeBuffers<int32_t>(sp, 2)),
+    explicit LargeNodeBuffers(MemorySpace sp) : u(MakeBuffers<uint32_t>(sp, 13)), s(MakeBuffers<int32_t>(sp, 3)),
                                                 f(MakeBuffers<float>(sp, 7)) {}
     void Reserve(size_t n, bool keep) {
         for (auto& b : u) Grow(b, n, keep);
@@ -908,6 +944,7 @@ struct LargeNodeBuffers {
         for (int a = 0; a < 6; ++a) v.key[a] = u[7 + a].data();
         v.depth = s[0].data();
         v.split_axis = s[1].data();
+        v.planar_side = s[2].data();
         for (int a = 0; a < 6; ++a) v.region[a] = f[a].data();
         v.split_pos = f[6].data();
         return v;
@@ -1179,10 +1216,9 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         // lists double level after level: past kMaxLevelEntriesPerTriangle the level's nodes are
         // leaves, so that the build's memory stays bounded. Ordinary meshes stay far below it.
         const bool entry_bound = uint64_t(entry_count) > kMaxLevelEntriesPerTriangle * uint64_t(n);
-        const int depth_bound = entry_bound ? 0 : params.max_depth;
         stats.entry_bound_leaves |= entry_bound;
-        ParallelFor(backend, "kdtree split large nodes", active,
-                    SplitLargeNodes{level, totals.data(), params.empty_space_ratio, depth_bound});
+        ParallelForLanes(backend, "kdtree split large nodes", active,
+                         SplitLargeNodes::Of(level, totals.data(), params, entry_bound));
         ChunkCount(backend, level, chunk_bound);
         ParallelFor(backend, "kdtree judge splits", active, JudgeSplits{level, totals.data(), params.cost_traversal, params.cost_intersection});
         ChunkClassify(backend, level, chunk_bound);
@@ -1390,6 +1426,8 @@ BfsSahBuilder::BfsSahBuilder(const Backend& backend, SahParams params) {
     for (const int limit : {params.children_in_one_block_max, params.large_levels_in_one_block_max,
                             params.small_levels_in_one_block_max})
         CA_CHECK_MSG(limit >= 0, "the limits of work in one block must be at least 0, not ", limit);
+    CA_CHECK_MSG(params.binned_sah_max_entries >= 0, "binned_sah_max_entries must be at least 0, not ",
+                 params.binned_sah_max_entries);
     CA_CHECK_MSG(params.empty_space_ratio >= 0.0f && params.empty_space_ratio < 1.0f,
                  "empty_space_ratio must be in [0, 1), not ", params.empty_space_ratio);
     impl_ = std::make_unique<Impl>(backend, params);

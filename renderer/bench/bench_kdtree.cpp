@@ -187,6 +187,13 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
     parser.Option("--small-levels-in-one-block", "N",
                   "whole small levels of up to N nodes run in one GPU block, one after another; 0: never",
                   &opt.params.small_levels_in_one_block_max);
+    parser.Option("--small-node-threshold", "N",
+                  "nodes of at most N triangles go to the BFS build's small-node stage, 1 to 64 (Zhou et al. 2008: 64)",
+                  &opt.params.small_node_threshold);
+    parser.Option("--binned-sah-max-entries", "N",
+                  "large nodes of at most N entries choose their split by the SAH over their box faces, larger ones "
+                  "at the spatial median; 0: always the median (Zhou et al. 2008)",
+                  &opt.params.binned_sah_max_entries);
     parser.Option("--json", "FILE", "also write the results as JSON", &opt.json);
     if (!parser.Parse(args)) return 0;
     if (parser.Given("--scene") && (parser.Given("--triangles") || parser.Given("--distribution")))
@@ -196,6 +203,10 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
     for (const int limit : {opt.params.children_in_one_block_max, opt.params.large_levels_in_one_block_max,
                             opt.params.small_levels_in_one_block_max})
         if (limit < 0) throw InputError("caustica bench kdtree: the in-one-block limits must be at least 0");
+    if (opt.params.small_node_threshold < 1 || opt.params.small_node_threshold > 64)
+        throw InputError("caustica bench kdtree: --small-node-threshold must be in [1, 64]");
+    if (opt.params.binned_sah_max_entries < 0)
+        throw InputError("caustica bench kdtree: --binned-sah-max-entries must be at least 0");
     if (opt.triangles < 1)
         throw InputError("caustica bench kdtree: --triangles must be at least 1");
 
@@ -386,6 +397,8 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         json.Key("children_in_one_block_max").Integer(built.children_in_one_block_max);
         json.Key("large_levels_in_one_block_max").Integer(built.large_levels_in_one_block_max);
         json.Key("small_levels_in_one_block_max").Integer(built.small_levels_in_one_block_max);
+        json.Key("small_node_threshold").Integer(built.small_node_threshold);
+        json.Key("binned_sah_max_entries").Integer(built.binned_sah_max_entries);
         json.Key("scene").String(scene_name);
         json.Key("triangles").Integer(int64_t(host_triangles.size()));
         json.Key("repeat").Integer(opt.repeat);

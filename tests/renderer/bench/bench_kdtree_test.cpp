@@ -87,17 +87,21 @@ TEST(BenchKdTree, UsageErrorsAreInputErrors) {
     EXPECT_THROW(BenchKdTreeMain({"--scene", "/nonexistent/mesh.obj", "--device", "cpu", "--builder", "exact"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--repeat", "0"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--large-levels-in-one-block", "-1"}), InputError);
+    EXPECT_THROW(BenchKdTreeMain({"--small-node-threshold", "65"}), InputError);
+    EXPECT_THROW(BenchKdTreeMain({"--binned-sah-max-entries", "-1"}), InputError);
 }
 
-TEST(BenchKdTree, LimitsOfWorkInOneBlockReachTheBuilder) {
+TEST(BenchKdTree, BuilderParametersReachTheBuilder) {
     std::string text;
-    // The JSON gives the limits the builder holds (BfsSahBuilder::params), not the options' copy.
+    // The JSON gives the parameters the builder holds (BfsSahBuilder::params), not the options' copy.
     ASSERT_NO_FATAL_FAILURE(RunWritingJson({"--triangles", "3000", "--device", "cpu", "--repeat", "1", "--rays", "400",
                                             "--children-in-one-block", "0", "--large-levels-in-one-block", "77",
-                                            "--small-levels-in-one-block", "5"},
+                                            "--small-levels-in-one-block", "5", "--small-node-threshold", "64",
+                                            "--binned-sah-max-entries", "0"},
                                            "caustica_bench_kdtree_block_test.json", &text));
     for (const char* key : {"\"children_in_one_block_max\": 0,", "\"large_levels_in_one_block_max\": 77,",
-                            "\"small_levels_in_one_block_max\": 5,", "\"hit_mismatches\": 0,"})
+                            "\"small_levels_in_one_block_max\": 5,", "\"small_node_threshold\": 64,",
+                            "\"binned_sah_max_entries\": 0,", "\"hit_mismatches\": 0,"})
         EXPECT_NE(text.find(key), std::string::npos) << key << " missing in\n" << text;
 }
 
