@@ -199,7 +199,7 @@ CA_HD inline Aabb ChildCell(const Aabb& cell, int axis, float p, int side) {
 CA_HD inline Aabb ChildEntryBox(const Triangle& t, const Aabb& entry, const Aabb& child_cell, int axis) {
     if (!(entry.lo[axis] < child_cell.lo[axis] || entry.hi[axis] > child_cell.hi[axis])) return entry;
     const Aabb cut = BoxIntersection(entry, child_cell);
-    const Aabb clipped = BoxIntersection(ClippedTriangleBounds(t, child_cell), cut);
+    const Aabb clipped = BoxIntersection(WidenedClippedTriangleBounds(t, child_cell), cut);
     return clipped.Empty() ? cut : clipped;
 }
 

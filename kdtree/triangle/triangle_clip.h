@@ -13,8 +13,10 @@ namespace caustica {
 
 // The box of triangle t intersected with box; empty (Aabb::Empty()) when they do not meet. The
 // result is widened by a few units in the last place so that rounding in the clipped vertices
-// never drops a part of the triangle; callers intersect it with the box they clip against.
-CA_HD inline Aabb ClippedTriangleBounds(const Triangle& t, const Aabb& box) {
+// never drops a part of the triangle; callers intersect it with the box they clip against. In
+// float, for the BFS builder on either backend; the exact builder's host version in double is
+// triangle_box.h's ClippedTriangleBounds (one name for both let the linker pick either for both).
+CA_HD inline Aabb WidenedClippedTriangleBounds(const Triangle& t, const Aabb& box) {
     constexpr int kMaxVertices = 9;  // a triangle clipped by six planes has at most 3 + 6 corners
     Vec3 a[kMaxVertices], b[kMaxVertices];
     a[0] = t.v0;
