@@ -66,6 +66,19 @@ struct WarpLanes {
     __device__ uint32_t Ballot(const Pred& pred) const {
         return __ballot_sync(0xffffffffu, pred(Lane()));
     }
+    // The values of the lanes before this one combined by op from identity (Kogge-Stone over
+    // shuffles of 32-bit values); total gets all 32 of them.
+    template <class Op>
+    __device__ uint32_t ExclusiveScan(uint32_t value, uint32_t identity, const Op& op, uint32_t& total) const {
+        uint32_t inclusive = value;
+        for (uint32_t offset = 1; offset < 32; offset *= 2) {
+            const uint32_t before = __shfl_up_sync(0xffffffffu, inclusive, offset);
+            if (Lane() >= offset) inclusive = op(before, inclusive);
+        }
+        total = __shfl_sync(0xffffffffu, inclusive, 31);
+        const uint32_t exclusive = __shfl_up_sync(0xffffffffu, inclusive, 1);
+        return Lane() == 0 ? identity : exclusive;
+    }
     // A butterfly: every lane ends with op over all 32 lanes' values.
     template <class T, class Op>
     __device__ T Reduce(T value, const Op& op) const {

@@ -203,6 +203,15 @@ CA_HD inline Aabb ChildEntryBox(const Triangle& t, const Aabb& entry, const Aabb
     return clipped.Empty() ? cut : clipped;
 }
 
+// A child of no thickness on a cell's face (the small-node stage's cut of the triangles lying in
+// the face, bfs_small_split.h) must also hold the triangles that cross the face: clipped to the
+// small root's cell, their boxes start (side 0, the lower face) or end (side 1) there as if they
+// touched it from inside. Whether triangle t, whose box does so, reaches beyond the face at p.
+CA_HD inline bool CrossesCellFace(const Triangle& t, int axis, float p, int side) {
+    const Aabb b = TriangleBox(t);
+    return side == 0 ? b.lo[axis] < p : b.hi[axis] > p;
+}
+
 // Everything one large-node level reads and writes.
 struct LargeLevelView {
     LargeNodesView nodes;
@@ -240,10 +249,6 @@ CA_HD inline void ClassifyEntry(const LargeLevelView& v, uint32_t node, uint32_t
     const uint32_t e = v.nodes.begin[node] + local;
     const float lo = v.cur.box[axis][e], hi = v.cur.box[3 + axis][e], p = v.nodes.split_pos[node];
     ClassifyExtent(lo, hi, p, v.nodes.planar_side[node], left, right);
-    // A child of no thickness on the cell's face (bfs_binned_sah.h) takes every triangle meeting the
-    // face: clipped to the cell, a triangle crossing the face seems to touch it from inside.
-    if (p == v.nodes.region[axis][node]) *left = *left || lo == p;
-    if (p == v.nodes.region[3 + axis][node]) *right = *right || hi == p;
 }
 
 // Writes entry 'local' of node into child 'side' at position 'rank' among that child's entries

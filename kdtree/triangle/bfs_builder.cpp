@@ -649,6 +649,8 @@ struct EmitSmallChildren {
     RecordsView records;
     const uint32_t* best_candidate;
     uint32_t record_base;
+    const Triangle* triangles;
+    bool test_straddlers;  // SahParams::test_small_stage_straddlers
     CA_HD void operator()(int ii) const {
         const uint32_t i = uint32_t(ii);
         if (!nodes.split[i]) return;
@@ -658,15 +660,32 @@ struct EmitSmallChildren {
         const float p = records.split[parent];
         const Aabb cell = nodes.Region(i);
         uint64_t masks[2] = {nodes.mask[i] & roots.cand_left[c], nodes.mask[i] & roots.cand_right[c]};
-        // A child of no thickness on the cell's face takes every triangle meeting the face: a box
-        // clipped to the small root's cell that starts or ends there may cross it.
-        if (p == cell.lo[axis] || p == cell.hi[axis]) {
+        const uint32_t first = roots.first[nodes.root[i]];
+        if (p == cell.lo[axis] || p == cell.hi[axis]) {  // a flat child on the face (CrossesCellFace)
             const int flat = p == cell.lo[axis] ? 0 : 1;
-            const uint32_t first = roots.first[nodes.root[i]];
             for (uint64_t rest = nodes.mask[i]; rest != 0; rest &= rest - 1) {
                 const uint32_t bit = LowestBit(rest);
-                if (roots.store.box[3 * flat + axis][first + bit] == p) masks[flat] |= uint64_t(1) << bit;
+                if (roots.store.box[3 * flat + axis][first + bit] == p &&
+                    CrossesCellFace(triangles[roots.store.tri[first + bit]], axis, p, flat))
+                    masks[flat] |= uint64_t(1) << bit;
             }
+        }
+        // The small root's boxes are clipped to its cell only: the box of a long triangle that
+        // straddles the plane may reach into a child that the triangle itself misses; with
+        // test_straddlers such a triangle, tested against each child's cell, stays only in those it
+        // meets. A triangle whose box lies inside the cell but for the split axis straddles the
+        // plane in fact; the others lie on their side, since they met the cell.
+        const bool face = p == cell.lo[axis] || p == cell.hi[axis];
+        for (uint64_t rest = test_straddlers && !face ? masks[0] & masks[1] : 0; rest != 0; rest &= rest - 1) {
+            const uint32_t bit = LowestBit(rest);
+            const Aabb box = roots.store.Box(first + bit);
+            bool inside = true;
+            for (int a = 0; a < 3; ++a)
+                inside = inside && (a == axis || (box.lo[a] >= cell.lo[a] && box.hi[a] <= cell.hi[a]));
+            if (inside) continue;
+            const Triangle& t = triangles[roots.store.tri[first + bit]];
+            if (!TriangleMeetsWidenedBox(t, ChildCell(cell, axis, p, 0))) masks[0] &= ~(uint64_t(1) << bit);
+            else if (!TriangleMeetsWidenedBox(t, ChildCell(cell, axis, p, 1))) masks[1] &= ~(uint64_t(1) << bit);
         }
         for (int side = 0; side < 2; ++side) {
             const uint32_t j = 2 * nodes.split_scan[i] + uint32_t(side);
@@ -745,6 +764,7 @@ struct SmallLevelsPass {
     SmallRootsView roots;
     RecordsView records;
     uint32_t* best_candidate;
+    const Triangle* triangles;
     LevelTotals* totals;
     SmallRunState start;  // the host's loop variables, with the counts of the run at zero
     SmallRun* run;        // the run's end
@@ -769,7 +789,9 @@ struct SmallLevelsPass {
                 if (warp.Lane() == 0) split.Decide(i, best);
             }
             block.Sync();
-            const EmitSmallChildren children{nodes[s.cur], nodes[1 - s.cur], roots, records, best_candidate, s.rec_count};
+            const EmitSmallChildren children{nodes[s.cur],  nodes[1 - s.cur], roots,
+                                             records,       best_candidate,   s.rec_count,
+                                             triangles,     params.test_small_stage_straddlers};
             SmallChildrenPass{children, totals, active}.Run(block, none, 0);
             block.Sync();
             const uint32_t next = totals->next_nodes;
@@ -1088,8 +1110,8 @@ struct BfsSahBuilder::Impl {
     // level does not.
     bool RunLargeLevels(const Triangle* triangles, uint32_t n, LargeRunState& s);
     // The same for small levels (SmallLevelsPass).
-    bool RunSmallLevels(SmallRunState& s);
-    void SmallStage(uint32_t root_count, uint32_t root_entries, uint32_t* record_count);
+    bool RunSmallLevels(const Triangle* triangles, SmallRunState& s);
+    void SmallStage(const Triangle* triangles, uint32_t root_count, uint32_t root_entries, uint32_t* record_count);
     // large_records: the records of the large-node stage (the first ones), where store leaves are.
     void Output(uint32_t record_count, uint32_t large_records, SahTree& out);
 };
@@ -1263,7 +1285,8 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
     *root_entries = s.s_entries;
 }
 
-void BfsSahBuilder::Impl::SmallStage(uint32_t root_count, uint32_t root_entries, uint32_t* record_count) {
+void BfsSahBuilder::Impl::SmallStage(const Triangle* triangles, uint32_t root_count, uint32_t root_entries,
+                                     uint32_t* record_count) {
     stats.small_roots = root_count;
     if (root_count == 0) return;
     Grow(roots.cand_left, 6 * size_t(root_entries), false);
@@ -1273,7 +1296,7 @@ void BfsSahBuilder::Impl::SmallStage(uint32_t root_count, uint32_t root_entries,
     s.active = root_count;
     s.rec_count = *record_count;
     while (s.active > 0) {
-        if (RunSmallLevels(s)) continue;
+        if (RunSmallLevels(triangles, s)) continue;
         const uint32_t active = s.active, rec_count = s.rec_count;
         const int cur = int(s.cur), nxt = 1 - cur;
         stats.small_levels++;
@@ -1287,7 +1310,8 @@ void BfsSahBuilder::Impl::SmallStage(uint32_t root_count, uint32_t root_entries,
                                                 params.cost_traversal, params.cost_intersection, params.max_depth},
                         active);
         const EmitSmallChildren children{nodes,         small[nxt].View(),     roots.View(),
-                                         records.View(), best_candidate.data(), rec_count};
+                                         records.View(), best_candidate.data(), rec_count, triangles,
+                                         params.test_small_stage_straddlers};
         if (active <= uint32_t(params.children_in_one_block_max)) {
             ParallelForBlocks(backend, "kdtree small children", 1, SmallChildrenPass{children, totals.data(), active});
         } else {
@@ -1306,7 +1330,7 @@ void BfsSahBuilder::Impl::SmallStage(uint32_t root_count, uint32_t root_entries,
     *record_count = s.rec_count;
 }
 
-bool BfsSahBuilder::Impl::RunSmallLevels(SmallRunState& s) {
+bool BfsSahBuilder::Impl::RunSmallLevels(const Triangle* triangles, SmallRunState& s) {
     const uint32_t node_limit = uint32_t(params.small_levels_in_one_block_max);
     if (s.active > node_limit) return false;
     // Room for levels of up to four times this one's nodes (as far as the limit allows), and their
@@ -1326,8 +1350,8 @@ bool BfsSahBuilder::Impl::RunSmallLevels(SmallRunState& s) {
     if (!SmallLevelFitsRun(start, room, node_limit)) return false;
     ParallelForBlocks(backend, "kdtree small levels", 1,
                       SmallLevelsPass{{small[0].View(), small[1].View()}, roots.View(), records.View(),
-                                      best_candidate.data(), totals.data(), start, small_run.data(), room, node_limit,
-                                      params});
+                                      best_candidate.data(), triangles, totals.data(), start, small_run.data(), room,
+                                      node_limit, params});
     SmallRun run;
     CopyBytes(&run, MemorySpace::Host, small_run.data(), space, sizeof(run));
     const SmallRunState& end = run.state;
@@ -1409,7 +1433,7 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
     stats.large_stage_ms = since(start);
     start = Clock::now();
     const uint32_t large_records = record_count;
-    SmallStage(root_count, root_entries, &record_count);
+    SmallStage(triangles.data(), root_count, root_entries, &record_count);
     stats.small_stage_ms = since(start);
     start = Clock::now();
     Output(record_count, large_records, out);

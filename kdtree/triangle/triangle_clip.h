@@ -69,4 +69,36 @@ CA_HD inline Aabb WidenedClippedTriangleBounds(const Triangle& t, const Aabb& bo
     return result;
 }
 
+// Whether triangle t meets the box, widened as WidenedClippedTriangleBounds widens its result so
+// that rounding never separates a triangle that touches it: the separating axis test of
+// Akenine-Moller 2001 (the box's three axes, the triangle's normal, the nine products of an edge
+// and an axis), without the clipped polygon's arrays, which a GPU thread keeps in slow local memory.
+CA_HD inline bool TriangleMeetsWidenedBox(const Triangle& t, const Aabb& box) {
+    constexpr float kSlack = 3.814697265625e-6f;  // 2^-18 of each magnitude
+    const Vec3 c = box.Center();
+    Vec3 h = box.Extent() * 0.5f;
+    for (int a = 0; a < 3; ++a) h[a] += (fabsf(c[a]) + h[a]) * kSlack;
+    const Vec3 v0 = t.v0 - c, v1 = t.v1 - c, v2 = t.v2 - c;
+    // Separated along an axis when the corners' projections lie beyond the box's radius r.
+    const auto apart = [](float p0, float p1, float p2, float r) {
+        const float lo = p0 < p1 ? (p0 < p2 ? p0 : p2) : (p1 < p2 ? p1 : p2);
+        const float hi = p0 > p1 ? (p0 > p2 ? p0 : p2) : (p1 > p2 ? p1 : p2);
+        return lo > r || hi < -r;
+    };
+    for (int a = 0; a < 3; ++a)
+        if (apart(v0[a], v1[a], v2[a], h[a])) return false;
+    const Vec3 edges[3] = {v1 - v0, v2 - v1, v0 - v2};
+    for (const Vec3& e : edges)
+        for (int a = 0; a < 3; ++a) {
+            Vec3 unit(0.0f, 0.0f, 0.0f);
+            unit[a] = 1.0f;
+            const Vec3 n = Cross(e, unit);
+            const float r = (h.x * fabsf(n.x) + h.y * fabsf(n.y) + h.z * fabsf(n.z)) * (1.0f + 64.0f * kSlack);
+            if (apart(Dot(v0, n), Dot(v1, n), Dot(v2, n), r)) return false;
+        }
+    const Vec3 n = Cross(edges[0], edges[1]);
+    const float r = (h.x * fabsf(n.x) + h.y * fabsf(n.y) + h.z * fabsf(n.z)) * (1.0f + 64.0f * kSlack);
+    return !(fabsf(Dot(n, v0)) > r);
+}
+
 }  // namespace caustica

@@ -194,6 +194,10 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
                   "large nodes of at most N entries choose their split by the SAH over their box faces, larger ones "
                   "at the spatial median; 0: always the median (Zhou et al. 2008)",
                   &opt.params.binned_sah_max_entries);
+    parser.Flag("--test-small-stage-straddlers",
+                "the small-node stage keeps a straddling triangle only in the children it reaches (a triangle-box "
+                "test), where Zhou et al. 2008 keep it in both",
+                &opt.params.test_small_stage_straddlers);
     parser.Option("--json", "FILE", "also write the results as JSON", &opt.json);
     if (!parser.Parse(args)) return 0;
     if (parser.Given("--scene") && (parser.Given("--triangles") || parser.Given("--distribution")))
@@ -399,6 +403,7 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         json.Key("small_levels_in_one_block_max").Integer(built.small_levels_in_one_block_max);
         json.Key("small_node_threshold").Integer(built.small_node_threshold);
         json.Key("binned_sah_max_entries").Integer(built.binned_sah_max_entries);
+        json.Key("test_small_stage_straddlers").Bool(built.test_small_stage_straddlers);
         json.Key("scene").String(scene_name);
         json.Key("triangles").Integer(int64_t(host_triangles.size()));
         json.Key("repeat").Integer(opt.repeat);

@@ -48,6 +48,10 @@ TEST(BfsBuilderGpu, GeneratedScenesMatchTheCpu) {
     params.chunk_size = 64;
     params.max_depth = 20;
     ExpectGpuEqualsCpu(gpu, testing::TriangleSoup(50000, 0.05f, 13), params);
+    SahParams straddlers;
+    straddlers.test_small_stage_straddlers = true;
+    ExpectGpuEqualsCpu(gpu, FlatGear(), straddlers);
+    ExpectGpuEqualsCpu(gpu, testing::TriangleSoup(100000, 0.03f, 12), straddlers);
 }
 
 TEST(BfsBuilderGpu, LevelsInOneBlockMatchTheCpu) {
