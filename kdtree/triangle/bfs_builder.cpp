@@ -185,7 +185,8 @@ struct SplitLargeNodes {
     uint32_t binned_sah_max_entries;
     float cost_traversal, cost_intersection;
     // At the entry bound every node becomes a leaf (LargeStage).
-    CA_HD static SplitLargeNodes Of(const LargeLevelView& level, LevelTotals* totals, const SahParams& p, bool entry_bound) {
+    CA_HD static SplitLargeNodes Of(const LargeLevelView& level, LevelTotals* totals, const SahParams& p,
+                                    bool entry_bound) {
         return {level, totals, p.empty_space_ratio, entry_bound ? 0 : p.max_depth, uint32_t(p.binned_sah_max_entries),
                 p.cost_traversal, p.cost_intersection};
     }
@@ -661,7 +662,8 @@ struct EmitSmallChildren {
         const Aabb cell = nodes.Region(i);
         uint64_t masks[2] = {nodes.mask[i] & roots.cand_left[c], nodes.mask[i] & roots.cand_right[c]};
         const uint32_t first = roots.first[nodes.root[i]];
-        if (p == cell.lo[axis] || p == cell.hi[axis]) {  // a flat child on the face (CrossesCellFace)
+        const bool face = p == cell.lo[axis] || p == cell.hi[axis];
+        if (face) {  // a flat child on the face (CrossesCellFace)
             const int flat = p == cell.lo[axis] ? 0 : 1;
             for (uint64_t rest = nodes.mask[i]; rest != 0; rest &= rest - 1) {
                 const uint32_t bit = LowestBit(rest);
@@ -675,7 +677,6 @@ struct EmitSmallChildren {
         // test_straddlers such a triangle, tested against each child's cell, stays only in those it
         // meets. A triangle whose box lies inside the cell but for the split axis straddles the
         // plane in fact; the others lie on their side, since they met the cell.
-        const bool face = p == cell.lo[axis] || p == cell.hi[axis];
         for (uint64_t rest = test_straddlers && !face ? masks[0] & masks[1] : 0; rest != 0; rest &= rest - 1) {
             const uint32_t bit = LowestBit(rest);
             const Aabb box = roots.store.Box(first + bit);

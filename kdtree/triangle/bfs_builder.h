@@ -3,16 +3,19 @@
 //
 // Rules the papers leave open, as this builder settles them:
 // - A triangle (its box clipped to the node) goes left when it starts below the plane, right when
-//   it ends above it; one lying in the plane goes to both sides. A triangle touching the plane
-//   from one side stays on that side.
+//   it ends above it; one lying in the plane goes to both sides of a median split, and to the side
+//   the SAH chose for it otherwise. A triangle touching the plane from one side stays on that side.
 // - Large nodes: empty space is cut off on every side where it exceeds Ce of the node's cell (one
-//   chain of cuts per level, Zhou section 3.1), then the cell is split at the median of its longest
-//   axis. The children are counted before any entry moves, so that a node becomes a leaf at the
-//   depth bound, when its triangles' box has no extent, when the split would put every triangle on
-//   both sides (a million identical triangles end in one leaf instead of doubling down to the depth
-//   bound), or after three splits in a row that kept over 90% of the triangles on both sides.
+//   chain of cuts per level, Zhou section 3.1), then the cell is split where the SAH over its
+//   entries' box faces is least for nodes of at most binned_sah_max_entries entries, else at the
+//   median of its longest axis. The children are counted before any entry moves, so that a node
+//   becomes a leaf at the depth bound, when its triangles' box has no extent, when the split would
+//   put every triangle on both sides (a million identical triangles end in one leaf instead of
+//   doubling down to the depth bound), or after three splits in a row that kept over 90% of the
+//   triangles on both sides.
 // - Small nodes: split where the exact SAH, Ct + Ci (AL CL + AR CR) / A, beats the leaf cost
-//   Ci C; ties go to the lowest axis, then the lowest position.
+//   Ci C; ties go to the lowest axis, then the lowest position. A flat child on the cell's face
+//   takes the triangles lying in the face and those crossing it.
 // - The CPU and GPU give the same node array, bounds and depth. Leaves hold the same triangles;
 //   small-stage leaves list them in increasing index on both; large-stage leaves (depth bound and
 //   the cases above) may list them in another order on the GPU, whose chunk atomics order them.

@@ -35,8 +35,9 @@ void ExpectComplete(const SahTree& tree, const std::vector<Triangle>& tris) {
 // Before the useless-split rules, 120,000 coincident triangles took 34 times as long as 120,000
 // spread ones on the CPU (20.8 s against 0.61): levels halved cells towards points where copies
 // touch them, down to the depth bound. Now the tree over copies of a box
-// does not depend on how many copies there are (above the small-node threshold), so the work per
-// triangle does not either: the build is linear in the copies.
+// does not depend on how many copies there are (above SahParams::binned_sah_max_entries, where
+// every split is a median), so the work per triangle does not either: the build is linear in the
+// copies.
 TEST(CoincidentBuild, BfsMillionCoincidentTrianglesBuildLikeSpreadOnes) {
     const std::vector<Triangle> spread = InstancedMeshScene(1000000, 1);
     const std::vector<Triangle> coincident = CoincidentBoxes(1000000), fewer = CoincidentBoxes(12000);
