@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
 #include <vector>
 
 #include "core/buffer.h"
@@ -1442,19 +1443,8 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
 }
 
 BfsSahBuilder::BfsSahBuilder(const Backend& backend, SahParams params) {
-    CA_CHECK_MSG(params.small_node_threshold >= 1 && params.small_node_threshold <= 64,
-                 "small_node_threshold must be in [1, 64], not ", params.small_node_threshold);
-    CA_CHECK_MSG(params.chunk_size >= 32 && params.chunk_size <= 1024 && params.chunk_size % 32 == 0,
-                 "chunk_size must be a multiple of 32 in [32, 1024], not ", params.chunk_size);
-    CA_CHECK_MSG(params.max_depth >= 0 && params.max_depth <= 255, "max_depth must be in [0, 255], not ",
-                 params.max_depth);
-    for (const int limit : {params.children_in_one_block_max, params.large_levels_in_one_block_max,
-                            params.small_levels_in_one_block_max})
-        CA_CHECK_MSG(limit >= 0, "the limits of work in one block must be at least 0, not ", limit);
-    CA_CHECK_MSG(params.binned_sah_max_entries >= 0, "binned_sah_max_entries must be at least 0, not ",
-                 params.binned_sah_max_entries);
-    CA_CHECK_MSG(params.empty_space_ratio >= 0.0f && params.empty_space_ratio < 1.0f,
-                 "empty_space_ratio must be in [0, 1), not ", params.empty_space_ratio);
+    const std::string problem = SahParamsProblem(params);
+    CA_CHECK_MSG(problem.empty(), problem);
     impl_ = std::make_unique<Impl>(backend, params);
 }
 

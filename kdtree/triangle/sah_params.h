@@ -1,6 +1,8 @@
 // The parameters of the triangle kd-tree build, with the papers' values as defaults.
 #pragma once
 
+#include <string>
+
 namespace caustica {
 
 struct SahParams {
@@ -39,5 +41,9 @@ struct SahParams {
     // Whole small levels, likewise, up to this many nodes a level:
     int small_levels_in_one_block_max = 64;
 };
+
+// What is wrong with p for the BFS builder, or "" when nothing is: the builder's check, and the
+// benchmark's of its options.
+std::string SahParamsProblem(const SahParams& p);
 
 }  // namespace caustica

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "core/backend.h"
 #include "core/buffer.h"
@@ -15,6 +16,7 @@
 #include "kdtree/triangle/bfs_builder.h"
 #include "kdtree/triangle/exact_sah_builder.h"
 #include "kdtree/triangle/sah_cost.h"
+#include "kdtree/triangle/sah_params.h"
 #include "kdtree/triangle/sah_tree_copy.h"
 #include "kdtree/triangle/trace_rays.h"
 #include "kdtree/triangle/traversal.h"
@@ -204,13 +206,8 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         throw InputError("caustica bench kdtree: give --scene or --triangles/--distribution, not both");
     if (opt.repeat < 1) throw InputError("caustica bench kdtree: --repeat must be at least 1");
     if (opt.rays < 1) throw InputError("caustica bench kdtree: --rays must be at least 1");
-    for (const int limit : {opt.params.children_in_one_block_max, opt.params.large_levels_in_one_block_max,
-                            opt.params.small_levels_in_one_block_max})
-        if (limit < 0) throw InputError("caustica bench kdtree: the in-one-block limits must be at least 0");
-    if (opt.params.small_node_threshold < 1 || opt.params.small_node_threshold > 64)
-        throw InputError("caustica bench kdtree: --small-node-threshold must be in [1, 64]");
-    if (opt.params.binned_sah_max_entries < 0)
-        throw InputError("caustica bench kdtree: --binned-sah-max-entries must be at least 0");
+    if (const std::string problem = SahParamsProblem(opt.params); !problem.empty())
+        throw InputError("caustica bench kdtree: " + problem);
     if (opt.triangles < 1)
         throw InputError("caustica bench kdtree: --triangles must be at least 1");
 

@@ -1,0 +1,23 @@
+#include "kdtree/triangle/sah_params.h"
+
+#include "core/error.h"
+
+namespace caustica {
+
+std::string SahParamsProblem(const SahParams& p) {
+    if (p.small_node_threshold < 1 || p.small_node_threshold > 64)
+        return Concat("the small-node threshold must be in [1, 64], not ", p.small_node_threshold);
+    if (p.chunk_size < 32 || p.chunk_size > 1024 || p.chunk_size % 32 != 0)
+        return Concat("the chunk size must be a multiple of 32 in [32, 1024], not ", p.chunk_size);
+    if (p.max_depth < 0 || p.max_depth > 255) return Concat("the depth bound must be in [0, 255], not ", p.max_depth);
+    for (const int limit : {p.children_in_one_block_max, p.large_levels_in_one_block_max,
+                            p.small_levels_in_one_block_max})
+        if (limit < 0) return Concat("the limits of work in one block must be at least 0, not ", limit);
+    if (p.binned_sah_max_entries < 0)
+        return Concat("the binned SAH's largest node must be at least 0 entries, not ", p.binned_sah_max_entries);
+    if (!(p.empty_space_ratio >= 0.0f && p.empty_space_ratio < 1.0f))
+        return Concat("the empty-space ratio must be in [0, 1), not ", p.empty_space_ratio);
+    return "";
+}
+
+}  // namespace caustica
