@@ -439,6 +439,18 @@ struct LargeRunState {
     uint32_t levels = 0;          // levels run
     uint32_t entry_bound_leaves = 0;
     uint64_t large_nodes = 0, large_entries = 0, peak_active_nodes = 0, peak_entries = 0;
+    // On to the next level from this one's totals; next_chunks_counted: its chunk counts and their
+    // scans are made (LargeChildrenPass).
+    CA_HD void Advance(const LevelTotals& t, bool next_chunks_counted) {
+        rec_count += t.next_nodes + t.new_small_roots;
+        s_roots += t.new_small_roots;
+        s_entries += t.new_small_entries;
+        leaf_store_size = t.leaf_store_size;
+        active = t.next_nodes;
+        entry_count = t.next_entries;
+        cur = 1 - cur;
+        chunks_counted = uint32_t(next_chunks_counted);
+    }
 };
 struct LargeRun {
     LargeRunState state;
@@ -601,16 +613,8 @@ struct LargeLevelsPass {
                               totals, chunk, ~0u}
                 .Run(block, none, 0);
             block.Sync();
-            const uint32_t next_nodes = totals->next_nodes, new_roots = totals->new_small_roots;
-            s.rec_count += next_nodes + new_roots;
+            s.Advance(*totals, true);
             if (block.Lane() == 0) run->level_ends[s.levels - 1] = s.rec_count;
-            s.s_roots += new_roots;
-            s.s_entries += totals->new_small_entries;
-            s.active = next_nodes;
-            s.entry_count = totals->next_entries;
-            s.leaf_store_size = totals->leaf_store_size;
-            s.cur = nxt;
-            s.chunks_counted = 1;
         }
         if (block.Lane() == 0) run->state = s;
     }
@@ -736,6 +740,12 @@ struct SmallRunState {
     uint32_t active = 0, rec_count = 0, cur = 0;
     uint32_t levels = 0;  // levels run
     uint64_t small_nodes = 0, peak_active_nodes = 0;
+    // On to the next level, of next nodes (the children of this one's).
+    CA_HD void Advance(uint32_t next) {
+        rec_count += next;
+        active = next;
+        cur = 1 - cur;
+    }
 };
 struct SmallRun {
     SmallRunState state;
@@ -796,11 +806,8 @@ struct SmallLevelsPass {
                                              triangles,     params.test_small_stage_straddlers};
             SmallChildrenPass{children, totals, active}.Run(block, none, 0);
             block.Sync();
-            const uint32_t next = totals->next_nodes;
-            s.rec_count += next;
+            s.Advance(totals->next_nodes);
             if (block.Lane() == 0) run->level_ends[s.levels - 1] = s.rec_count;
-            s.active = next;
-            s.cur = 1 - s.cur;
             block.Sync();  // every lane has read the totals before the next level writes them
         }
         if (block.Lane() == 0) run->state = s;
@@ -1271,15 +1278,8 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         const LevelTotals t = ReadTotals();
         if (!in_one_block || t.new_small_entries > kSmallRootEntriesInOneBlockMax)
             ParallelFor(backend, "kdtree copy small-root entries", t.new_small_entries, copy);
-        s.rec_count += t.next_nodes + t.new_small_roots;
+        s.Advance(t, in_one_block);
         level_bounds.push_back(s.rec_count);
-        s.s_roots += t.new_small_roots;
-        s.s_entries += t.new_small_entries;
-        s.leaf_store_size = t.leaf_store_size;
-        s.active = t.next_nodes;
-        s.entry_count = t.next_entries;
-        s.cur = uint32_t(nxt);
-        s.chunks_counted = in_one_block;
     }
     stats.large_leaf_items = s.leaf_store_size;
     *record_count = s.rec_count;
@@ -1324,10 +1324,8 @@ void BfsSahBuilder::Impl::SmallStage(const Triangle* triangles, uint32_t root_co
                         SmallLevelTotals{totals.data(), nodes.split, nodes.split_scan, active - 1});
         }
         const uint32_t next = ReadTotals().next_nodes;
-        s.rec_count += next;
+        s.Advance(next);
         if (next > 0) level_bounds.push_back(s.rec_count);
-        s.active = next;
-        s.cur = uint32_t(nxt);
     }
     *record_count = s.rec_count;
 }
