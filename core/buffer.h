@@ -42,15 +42,18 @@ public:
     // Sets the size. Growing past the capacity reallocates to max(size, 2 * capacity) and keeps
     // the first size() items when keep_contents is true.
     void Resize(size_t size, bool keep_contents = true) {
-        if (size > capacity_) {
-            const size_t capacity = std::max(size, 2 * capacity_);
-            T* data = static_cast<T*>(AllocateBytes(space_, capacity * sizeof(T)));
-            if (keep_contents && size_ > 0) CopyBytes(data, space_, data_, space_, size_ * sizeof(T));
-            FreeBytes(space_, data_);
-            data_ = data;
-            capacity_ = capacity;
-        }
+        if (size > capacity_) Reserve(std::max(size, 2 * capacity_), keep_contents);
         size_ = size;
+    }
+    // Makes room for at least capacity items without changing the size; reallocates to exactly
+    // that many where there is less (for lists whose growth the caller paces itself).
+    void Reserve(size_t capacity, bool keep_contents = true) {
+        if (capacity <= capacity_) return;
+        T* data = static_cast<T*>(AllocateBytes(space_, capacity * sizeof(T)));
+        if (keep_contents && size_ > 0) CopyBytes(data, space_, data_, space_, size_ * sizeof(T));
+        FreeBytes(space_, data_);
+        data_ = data;
+        capacity_ = capacity;
     }
 
     // Copies host items in, resizing to their count.

@@ -104,8 +104,13 @@ struct SmallRootsView {
     EntriesView store;
     uint32_t* entry_root;  // root of each store entry
     // Candidate c = 6 * entry + 2 * axis + side (side 0: the box's lower face, 1: upper face).
+    // Their masks are held for one batch of roots at a time, whose entries start at
+    // cand_entry_first.
     uint64_t* cand_left;
     uint64_t* cand_right;
+    uint32_t cand_entry_first;
+    CA_HD uint64_t& CandLeft(uint32_t c) const { return cand_left[c - 6 * cand_entry_first]; }
+    CA_HD uint64_t& CandRight(uint32_t c) const { return cand_right[c - 6 * cand_entry_first]; }
 };
 
 struct SmallNodesView : RegionColumns {

@@ -629,9 +629,9 @@ struct LargeLevelsPass {
 // both choices are candidates and the SAH picks the cheaper; putting them on both sides, as the
 // large-node stage does, counted every flat face of a machined part twice.
 struct PreprocessSmallNodes {
-    SmallRootsView roots;
+    SmallRootsView roots;  // the batch's candidates: those of its entries, from cand_entry_first on
     CA_HD void operator()(int cc) const {
-        const uint32_t c = uint32_t(cc);
+        const uint32_t c = 6 * roots.cand_entry_first + uint32_t(cc);
         const uint32_t e = c / 6, axis = (c % 6) / 2, upper = c & 1;
         const float p = roots.store.box[3 * upper + axis][e];
         const uint32_t root = roots.entry_root[e];
@@ -644,8 +644,22 @@ struct PreprocessSmallNodes {
             left_mask |= uint64_t(left) << j;
             right_mask |= uint64_t(right) << j;
         }
-        roots.cand_left[c] = left_mask;
-        roots.cand_right[c] = right_mask;
+        roots.CandLeft(c) = left_mask;
+        roots.CandRight(c) = right_mask;
+    }
+};
+
+// Puts a batch's small roots, from first on, at the start of the first small-node list.
+struct CopySmallNodes {
+    SmallNodesView from, to;
+    uint32_t first;
+    CA_HD void operator()(int ii) const {
+        const uint32_t i = uint32_t(ii), j = first + i;
+        to.record[i] = from.record[j];
+        to.root[i] = from.root[j];
+        to.mask[i] = from.mask[j];
+        to.depth[i] = from.depth[j];
+        to.SetRegion(i, from.Region(j));
     }
 };
 
@@ -665,7 +679,7 @@ struct EmitSmallChildren {
         const int axis = int(records.kind[parent]);
         const float p = records.split[parent];
         const Aabb cell = nodes.Region(i);
-        uint64_t masks[2] = {nodes.mask[i] & roots.cand_left[c], nodes.mask[i] & roots.cand_right[c]};
+        uint64_t masks[2] = {nodes.mask[i] & roots.CandLeft(c), nodes.mask[i] & roots.CandRight(c)};
         const uint32_t first = roots.first[nodes.root[i]];
         const bool face = p == cell.lo[axis] || p == cell.hi[axis];
         if (face) {  // a flat child on the face (CrossesCellFace)
@@ -923,9 +937,26 @@ struct CopyStoreLeaves {
 
 // ---- Work-list storage -------------------------------------------------------------------------
 
+// Grows b to n items. Past its capacity it takes an eighth more than n, not the double that
+// Buffer::Resize takes: the lists grow level by level, and doubling left up to half of a large
+// build's memory unused (docs/benchmarks.md, the build's memory).
 template <class T>
 void Grow(Buffer<T>& b, size_t n, bool keep) {
-    if (b.size() < n) b.Resize(n, keep);
+    if (b.size() >= n) return;
+    if (b.capacity() < n) b.Reserve(n + n / 8, keep);
+    b.Resize(n, keep);
+}
+
+// The memory a buffer holds.
+template <class T>
+size_t Bytes(const Buffer<T>& b) {
+    return b.capacity() * sizeof(T);
+}
+template <class T>
+size_t Bytes(const std::vector<Buffer<T>>& v) {
+    size_t bytes = 0;
+    for (const Buffer<T>& b : v) bytes += Bytes(b);
+    return bytes;
 }
 
 struct EntryBuffers {
@@ -936,6 +967,11 @@ struct EntryBuffers {
     void Reserve(size_t n, bool keep) {
         Grow(tri, n, keep);
         for (auto& b : box) Grow(b, n, keep);
+    }
+    size_t Bytes() const {
+        size_t bytes = bfs::Bytes(tri);
+        for (const auto& b : box) bytes += bfs::Bytes(b);
+        return bytes;
     }
     EntriesView View() {
         EntriesView v;
@@ -963,6 +999,7 @@ struct LargeNodeBuffers {
         for (auto& b : s) Grow(b, n, keep);
         for (auto& b : f) Grow(b, n, keep);
     }
+    size_t Bytes() const { return bfs::Bytes(u) + bfs::Bytes(s) + bfs::Bytes(f); }
     LargeNodesView View() {
         LargeNodesView v;
         v.record = u[0].data();
@@ -995,6 +1032,7 @@ struct SmallNodeBuffers {
         Grow(depth, n, keep);
         for (auto& b : region) Grow(b, n, keep);
     }
+    size_t Bytes() const { return bfs::Bytes(u) + bfs::Bytes(mask) + bfs::Bytes(depth) + bfs::Bytes(region); }
     SmallNodesView View() {
         SmallNodesView v;
         v.record = u[0].data();
@@ -1022,6 +1060,9 @@ struct RecordBuffers {
         Grow(mask, n, true);
         Grow(depth, n, true);
     }
+    size_t Bytes() const {
+        return bfs::Bytes(u) + bfs::Bytes(split) + bfs::Bytes(cuts) + bfs::Bytes(mask) + bfs::Bytes(depth);
+    }
     RecordsView View() {
         RecordsView v;
         v.kind = u[0].data();
@@ -1043,9 +1084,14 @@ struct RecordBuffers {
 struct SmallRootBuffers {
     Buffer<uint32_t> first, count, source, entry_root;
     EntryBuffers store;
-    Buffer<uint64_t> cand_left, cand_right;
+    Buffer<uint64_t> cand_left, cand_right;  // the masks of one batch's candidates
+    uint32_t cand_entry_first = 0;            // the batch's first entry
     explicit SmallRootBuffers(MemorySpace sp)
         : first(sp), count(sp), source(sp), entry_root(sp), store(sp), cand_left(sp), cand_right(sp) {}
+    size_t Bytes() const {
+        return bfs::Bytes(first) + bfs::Bytes(count) + bfs::Bytes(source) + bfs::Bytes(entry_root) + store.Bytes() +
+               bfs::Bytes(cand_left) + bfs::Bytes(cand_right);
+    }
     SmallRootsView View() {
         SmallRootsView v;
         v.first = first.data();
@@ -1055,6 +1101,7 @@ struct SmallRootBuffers {
         v.entry_root = entry_root.data();
         v.cand_left = cand_left.data();
         v.cand_right = cand_right.data();
+        v.cand_entry_first = cand_entry_first;
         return v;
     }
 };
@@ -1072,6 +1119,7 @@ struct BfsSahBuilder::Impl {
     EntryBuffers entries[2];
     LargeNodeBuffers large[2];
     SmallNodeBuffers small[2];
+    SmallNodeBuffers root_nodes;  // the small roots as the large-node stage makes them
     RecordBuffers records;
     SmallRootBuffers roots;
     Buffer<uint32_t> child_count, leaf_store, best_candidate;
@@ -1089,6 +1137,7 @@ struct BfsSahBuilder::Impl {
           entries{EntryBuffers(space), EntryBuffers(space)},
           large{LargeNodeBuffers(space), LargeNodeBuffers(space)},
           small{SmallNodeBuffers(space), SmallNodeBuffers(space)},
+          root_nodes(space),
           records(space),
           roots(space),
           child_count(space),
@@ -1112,6 +1161,12 @@ struct BfsSahBuilder::Impl {
     }
 
     void Build(Span<const Triangle> triangles, SahTree& out);
+    size_t WorkBytes() const {
+        size_t bytes = records.Bytes() + roots.Bytes() + root_nodes.Bytes() + Bytes(child_count) + Bytes(leaf_store) +
+                       Bytes(best_candidate) + Bytes(item_scan) + Bytes(slots);
+        for (int i = 0; i < 2; ++i) bytes += entries[i].Bytes() + large[i].Bytes() + small[i].Bytes();
+        return bytes;
+    }
     // Returns the small roots and their store entries.
     void LargeStage(const Triangle* triangles, uint32_t n, uint32_t* record_count, uint32_t* root_count,
                     uint32_t* root_entries);
@@ -1120,7 +1175,13 @@ struct BfsSahBuilder::Impl {
     bool RunLargeLevels(const Triangle* triangles, uint32_t n, LargeRunState& s);
     // The same for small levels (SmallLevelsPass).
     bool RunSmallLevels(const Triangle* triangles, SmallRunState& s);
+    // Runs the small-node stage over the roots in batches (SahParams::small_stage_batch_entries).
     void SmallStage(const Triangle* triangles, uint32_t root_count, uint32_t root_entries, uint32_t* record_count);
+    struct RootBatch {
+        uint32_t first_root, roots, first_entry, entries;
+    };
+    // Consecutive roots with at most SahParams::small_stage_batch_entries entries a batch.
+    std::vector<RootBatch> RootBatches(uint32_t root_count, uint32_t root_entries) const;
     // large_records: the records of the large-node stage (the first ones), where store leaves are.
     void Output(uint32_t record_count, uint32_t large_records, SahTree& out);
 };
@@ -1142,7 +1203,7 @@ bool BfsSahBuilder::Impl::RunLargeLevels(const Triangle* triangles, uint32_t n, 
     for (auto& b : slots) Grow(b, most_slots, false);
     Grow(item_scan, most_entries + 1, false);
     records.Reserve(s.rec_count + more, true);
-    small[0].Reserve(s.s_roots + more, true);
+    root_nodes.Reserve(s.s_roots + more, true);
     for (Buffer<uint32_t>* b : {&roots.first, &roots.count, &roots.source}) Grow(*b, s.s_roots + more, true);
     roots.store.Reserve(s.s_entries + 2 * more, true);
     Grow(roots.entry_root, s.s_entries + 2 * more, true);
@@ -1152,7 +1213,7 @@ bool BfsSahBuilder::Impl::RunLargeLevels(const Triangle* triangles, uint32_t n, 
     room.nodes = uint32_t(std::min({large[0].u[0].size(), large[1].u[0].size(), child_count.size() / 2, slots[0].size()}));
     room.items = uint32_t(item_scan.size());
     room.records = uint32_t(records.u[0].size());
-    room.small_roots = uint32_t(std::min(small[0].u[0].size(), roots.first.size()));
+    room.small_roots = uint32_t(std::min(root_nodes.u[0].size(), roots.first.size()));
     room.root_entries = uint32_t(std::min(roots.store.tri.size(), roots.entry_root.size()));
     room.leaf_store = uint32_t(leaf_store.size());
     LargeRunState start = s;
@@ -1166,7 +1227,7 @@ bool BfsSahBuilder::Impl::RunLargeLevels(const Triangle* triangles, uint32_t n, 
                          n,
                          records.View(),
                          roots.View(),
-                         small[0].View(),
+                         root_nodes.View(),
                          child_count.data(),
                          leaf_store.data(),
                          {},
@@ -1223,11 +1284,17 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         for (auto& b : slots) Grow(b, slot_count, false);
         Grow(leaf_store, size_t(s.leaf_store_size) + entry_count, true);
         records.Reserve(size_t(rec_count) + slot_count, true);
-        small[0].Reserve(size_t(s_roots) + slot_count, true);
+        root_nodes.Reserve(size_t(s_roots) + slot_count, true);
         Grow(roots.first, size_t(s_roots) + slot_count, true);
         Grow(roots.count, size_t(s_roots) + slot_count, true);
         Grow(roots.source, size_t(s_roots) + slot_count, true);
-        roots.store.Reserve(size_t(s_entries) + 2 * size_t(entry_count), true);
+        const bool in_one_block = slot_count <= uint32_t(params.children_in_one_block_max);
+        // The new small roots' store entries (28 bytes each): room for those the one-block pass
+        // may copy now; the others are copied once the level's totals have counted them. Their
+        // roots are marked before then, so entry_root takes the bound.
+        const size_t copied_in_block =
+            in_one_block ? std::min<size_t>(2 * size_t(entry_count), kSmallRootEntriesInOneBlockMax) : 0;
+        roots.store.Reserve(size_t(s_entries) + copied_in_block, true);
         Grow(roots.entry_root, size_t(s_entries) + 2 * size_t(entry_count), true);
 
         LargeNodesView nodes = large[cur].View();
@@ -1258,10 +1325,9 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         for (int k = 0; k < 8; ++k) u[k] = slots[k].data();
         const FlagSlots flags{level, threshold, u[0], u[1], u[2], u[3]};
         const CopySmallRootEntries copy{entries[nxt].View(), roots.View(), s_entries};
-        const EmitLargeChildren children{level, large[nxt].View(), roots.View(), small[0].View(), threshold, slot_count,
+        const EmitLargeChildren children{level, large[nxt].View(), roots.View(), root_nodes.View(), threshold, slot_count,
                                          u[0], u[4], u[5], u[7], rec_count, s_roots, s_entries, params.cost_traversal,
                                          params.cost_intersection};
-        const bool in_one_block = slot_count <= uint32_t(params.children_in_one_block_max);
         if (in_one_block) {
             ParallelForBlocks(backend, "kdtree large children", 1,
                               LargeChildrenPass{flags, children, copy, {u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7]},
@@ -1276,8 +1342,11 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
                         LargeLevelTotals{totals.data(), slot_count - 1, u[0], u[4], u[1], u[5], u[2], u[6], u[3], u[7]});
         }
         const LevelTotals t = ReadTotals();
-        if (!in_one_block || t.new_small_entries > kSmallRootEntriesInOneBlockMax)
-            ParallelFor(backend, "kdtree copy small-root entries", t.new_small_entries, copy);
+        if (!in_one_block || t.new_small_entries > kSmallRootEntriesInOneBlockMax) {
+            roots.store.Reserve(size_t(s_entries) + t.new_small_entries, true);
+            ParallelFor(backend, "kdtree copy small-root entries", t.new_small_entries,
+                        CopySmallRootEntries{entries[nxt].View(), roots.View(), s_entries});
+        }
         s.Advance(t, in_one_block);
         level_bounds.push_back(s.rec_count);
     }
@@ -1291,43 +1360,73 @@ void BfsSahBuilder::Impl::SmallStage(const Triangle* triangles, uint32_t root_co
                                      uint32_t* record_count) {
     stats.small_roots = root_count;
     if (root_count == 0) return;
-    Grow(roots.cand_left, 6 * size_t(root_entries), false);
-    Grow(roots.cand_right, 6 * size_t(root_entries), false);
-    ParallelFor(backend, "kdtree preprocess small nodes", 6 * size_t(root_entries), PreprocessSmallNodes{roots.View()});
+    const std::vector<RootBatch> batches = RootBatches(root_count, root_entries);
+    stats.small_batches = int(batches.size());
     SmallRunState s;  // the loop's variables
-    s.active = root_count;
     s.rec_count = *record_count;
-    while (s.active > 0) {
-        if (RunSmallLevels(triangles, s)) continue;
-        const uint32_t active = s.active, rec_count = s.rec_count;
-        const int cur = int(s.cur), nxt = 1 - cur;
-        stats.small_levels++;
-        stats.small_nodes += active;
-        stats.peak_active_nodes = std::max<uint64_t>(stats.peak_active_nodes, active);
-        small[nxt].Reserve(2 * size_t(active), false);
-        Grow(best_candidate, active, false);
-        records.Reserve(size_t(rec_count) + 2 * size_t(active), false);
-        SmallNodesView nodes = small[cur].View();
-        SplitSmallNodes(backend, SmallSplitPass{nodes, roots.View(), records.View(), best_candidate.data(),
-                                                params.cost_traversal, params.cost_intersection, params.max_depth},
-                        active);
-        const EmitSmallChildren children{nodes,         small[nxt].View(),     roots.View(),
-                                         records.View(), best_candidate.data(), rec_count, triangles,
-                                         params.test_small_stage_straddlers};
-        if (active <= uint32_t(params.children_in_one_block_max)) {
-            ParallelForBlocks(backend, "kdtree small children", 1, SmallChildrenPass{children, totals.data(), active});
-        } else {
-            ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.split, active),
-                                    Span<uint32_t>(nodes.split_scan, active));
-            ParallelFor(backend, "kdtree emit small children", active, children);
-            ParallelFor(backend, "kdtree small level totals", 1,
-                        SmallLevelTotals{totals.data(), nodes.split, nodes.split_scan, active - 1});
+    for (const RootBatch& batch : batches) {
+        for (Buffer<uint64_t>* cand : {&roots.cand_left, &roots.cand_right}) {
+            cand->Reserve(6 * size_t(batch.entries), false);  // exactly: they are not grown again
+            cand->Resize(6 * size_t(batch.entries), false);
         }
-        const uint32_t next = ReadTotals().next_nodes;
-        s.Advance(next);
-        if (next > 0) level_bounds.push_back(s.rec_count);
+        roots.cand_entry_first = batch.first_entry;
+        ParallelFor(backend, "kdtree preprocess small nodes", 6 * size_t(batch.entries), PreprocessSmallNodes{roots.View()});
+        small[0].Reserve(batch.roots, false);
+        ParallelFor(backend, "kdtree batch's small roots", batch.roots,
+                    CopySmallNodes{root_nodes.View(), small[0].View(), batch.first_root});
+        s.active = batch.roots;
+        s.cur = 0;
+        while (s.active > 0) {
+            if (RunSmallLevels(triangles, s)) continue;
+            const uint32_t active = s.active, rec_count = s.rec_count;
+            const int cur = int(s.cur), nxt = 1 - cur;
+            stats.small_levels++;
+            stats.small_nodes += active;
+            stats.peak_active_nodes = std::max<uint64_t>(stats.peak_active_nodes, active);
+            small[nxt].Reserve(2 * size_t(active), false);
+            Grow(best_candidate, active, false);
+            records.Reserve(size_t(rec_count) + 2 * size_t(active), false);
+            SmallNodesView nodes = small[cur].View();
+            SplitSmallNodes(backend, SmallSplitPass{nodes, roots.View(), records.View(), best_candidate.data(),
+                                                    params.cost_traversal, params.cost_intersection, params.max_depth},
+                            active);
+            const EmitSmallChildren children{nodes,         small[nxt].View(),     roots.View(),
+                                             records.View(), best_candidate.data(), rec_count, triangles,
+                                             params.test_small_stage_straddlers};
+            if (active <= uint32_t(params.children_in_one_block_max)) {
+                ParallelForBlocks(backend, "kdtree small children", 1, SmallChildrenPass{children, totals.data(), active});
+            } else {
+                ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.split, active),
+                                        Span<uint32_t>(nodes.split_scan, active));
+                ParallelFor(backend, "kdtree emit small children", active, children);
+                ParallelFor(backend, "kdtree small level totals", 1,
+                            SmallLevelTotals{totals.data(), nodes.split, nodes.split_scan, active - 1});
+            }
+            const uint32_t next = ReadTotals().next_nodes;
+            s.Advance(next);
+            if (next > 0) level_bounds.push_back(s.rec_count);
+        }
     }
     *record_count = s.rec_count;
+}
+
+std::vector<BfsSahBuilder::Impl::RootBatch> BfsSahBuilder::Impl::RootBatches(uint32_t root_count,
+                                                                            uint32_t root_entries) const {
+    const uint32_t budget = uint32_t(params.small_stage_batch_entries);
+    if (root_entries <= budget) return {RootBatch{0, root_count, 0, root_entries}};  // nothing to read back
+    std::vector<uint32_t> first(root_count + 1);  // each root's first entry, and the end
+    CopyBytes(first.data(), MemorySpace::Host, roots.first.data(), space, root_count * sizeof(uint32_t));
+    first[root_count] = root_entries;
+    std::vector<RootBatch> batches;
+    for (uint32_t r = 0; r < root_count;) {
+        // The batch ends at the last root that starts within the budget; a root holds at most 64
+        // entries, so each batch takes at least one.
+        const auto end = std::upper_bound(first.begin() + r + 1, first.end(), first[r] + budget) - 1;
+        const uint32_t next = std::max(r + 1, uint32_t(end - first.begin()));
+        batches.push_back(RootBatch{r, next - r, first[r], first[next] - first[r]});
+        r = next;
+    }
+    return batches;
 }
 
 bool BfsSahBuilder::Impl::RunSmallLevels(const Triangle* triangles, SmallRunState& s) {
@@ -1410,7 +1509,7 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
         // Too few triangles for the large-node stage: the root is the only small root.
         records.Reserve(1, true);
         entries[0].Reserve(n, false);
-        small[0].Reserve(1, false);
+        root_nodes.Reserve(1, false);
         Grow(roots.first, 1, false);
         Grow(roots.count, 1, false);
         Grow(roots.source, 1, false);
@@ -1418,7 +1517,7 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
         Grow(roots.entry_root, n, false);
         ParallelFor(backend, "kdtree init entries", n, InitEntries{triangles.data(), entries[0].View()});
         ParallelFor(backend, "kdtree init small root", 1,
-                    InitSmallRoot{entries[0].View(), n, records.View(), roots.View(), small[0].View(), totals.data()});
+                    InitSmallRoot{entries[0].View(), n, records.View(), roots.View(), root_nodes.View(), totals.data()});
         ParallelFor(backend, "kdtree copy small-root entries", n, CopySmallRootEntries{entries[0].View(), roots.View(), 0});
         level_bounds.assign({0u, 1u});
         root_count = 1;
@@ -1438,6 +1537,25 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
     start = Clock::now();
     Output(record_count, large_records, out);
     stats.output_ms = since(start);
+    stats.work_bytes = WorkBytes();
+    if (getenv("BFS_MEM")) { //HACK
+        auto B = [](const auto& b) { return double(b.capacity() * sizeof(*b.data())) / 1e6; };
+        double cap[8] = {};
+        const char* names[8] = {"entries", "large", "small", "records", "roots", "cand", "other", "slots"};
+        auto add = [&](int g, const auto& b) { cap[g] += B(b); };
+        for (auto& x : entries) { add(0, x.tri); for (auto& y : x.box) add(0, y); }
+        for (auto& x : large) { for (auto& y : x.u) add(1, y); for (auto& y : x.s) add(1, y); for (auto& y : x.f) add(1, y); }
+        for (auto& x : small) { for (auto& y : x.u) add(2, y); add(2, x.mask); add(2, x.depth); for (auto& y : x.region) add(2, y); }
+        for (auto& y : records.u) add(3, y);
+        add(3, records.split); add(3, records.cuts); add(3, records.mask); add(3, records.depth);
+        add(4, roots.first); add(4, roots.count); add(4, roots.source); add(4, roots.entry_root); add(4, roots.store.tri);
+        for (auto& y : roots.store.box) add(4, y);
+        add(5, roots.cand_left); add(5, roots.cand_right);
+        add(6, child_count); add(6, leaf_store); add(6, best_candidate); add(6, item_scan);
+        for (auto& y : slots) add(7, y);
+        for (int g = 0; g < 8; ++g) fprintf(stderr, "MEM %-8s %7.1f MB\n", names[g], cap[g]);
+        fprintf(stderr, "MEM out %.1f; records %u; peak entries %llu peak active %llu roots %u root entries %u\n", B(out.nodes) + B(out.indices), record_count, (unsigned long long)stats.peak_entries, (unsigned long long)stats.peak_active_nodes, stats.small_roots, root_entries);
+    }
 }
 
 BfsSahBuilder::BfsSahBuilder(const Backend& backend, SahParams params) {

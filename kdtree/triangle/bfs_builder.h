@@ -21,6 +21,7 @@
 //   the cases above) may list them in another order on the GPU, whose chunk atomics order them.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -39,6 +40,7 @@ struct BfsBuildStats {
     uint64_t large_nodes = 0;        // active nodes processed by the large-node stage, all levels
     uint64_t small_nodes = 0;        // nodes processed by the small-node stage, all levels
     uint32_t small_roots = 0;        // nodes that entered the small-node stage from the large one
+    int small_batches = 0;           // the batches of small roots (SahParams::small_stage_batch_entries)
     uint32_t large_leaves = 0;       // leaves made by the large-node stage (depth bound, no
                                      // extent, or useless splits: bfs_builder.cpp, UselessSplit)
     uint32_t large_leaf_items = 0;   // their items
@@ -52,6 +54,9 @@ struct BfsBuildStats {
     uint32_t leaves = 0;
     uint32_t index_count = 0;        // items of the final index list
     int max_depth = 0;
+    // The builder's work lists and build records after the build, which it keeps for the next
+    // (the input triangles and the output tree are not in it).
+    size_t work_bytes = 0;
     // Host time of each stage: each ends with a read-back, so on the GPU it includes the stage's
     // kernels and the host's waits.
     double large_stage_ms = 0, small_stage_ms = 0, output_ms = 0;

@@ -64,8 +64,8 @@ struct SmallSplitPass {
                                                p == (upper ? cell.hi[axis] : cell.lo[axis]);
                     if (!inside && !cuts_off_face) continue;
                     const uint32_t c = 6 * e + 2 * axis + upper;
-                    const int left = int(PopCount(mask & roots.cand_left[c]));
-                    const int right = int(PopCount(mask & roots.cand_right[c]));
+                    const int left = int(PopCount(mask & roots.CandLeft(c)));
+                    const int right = int(PopCount(mask & roots.CandRight(c)));
                     if (left == count && right == count) continue;
                     const float area_left = ChildCell(cell, int(axis), p, 0).SurfaceArea();
                     const float area_right = ChildCell(cell, int(axis), p, 1).SurfaceArea();

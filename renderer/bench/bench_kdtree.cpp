@@ -196,6 +196,10 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
                   "large nodes of at most N entries choose their split by the SAH over their box faces, larger ones "
                   "at the spatial median; 0: always the median (Zhou et al. 2008)",
                   &opt.params.binned_sah_max_entries);
+    parser.Option("--small-stage-batch-entries", "N",
+                  "the small-node stage takes its roots in batches of about N triangle references, each holding "
+                  "its split candidates' masks (96 bytes a reference) while it runs; at least 64",
+                  &opt.params.small_stage_batch_entries);
     parser.Flag("--test-small-stage-straddlers",
                 "the small-node stage keeps a straddling triangle only in the children it reaches (a triangle-box "
                 "test), where Zhou et al. 2008 keep it in both",
@@ -350,13 +354,17 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
                 build_ms.max, opt.repeat, opt.builder == "exact" ? ", exact builder on the CPU" : "");
     if (bfs) {
         const BfsBuildStats& st = bfs->stats();
-        std::printf("  %-34s large-node %.3f  small-node %.3f  output %.3f  (%d + %d levels, last build)\n",
+        std::printf("  %-34s large-node %.3f  small-node %.3f  output %.3f  (%d + %d levels, %d small-node "
+                    "batch%s, last build)\n",
                     "build stages ms", st.large_stage_ms, st.small_stage_ms, st.output_ms, st.large_levels,
-                    st.small_levels);
+                    st.small_levels, st.small_batches, st.small_batches == 1 ? "" : "es");
     }
     std::printf("  %-34s %zu nodes, %zu leaves, max depth %d\n", "tree", nodes.size(), leaves, tree.max_depth);
     std::printf("  %-34s %.4f\n", "SAH cost", sah_cost);
     std::printf("  %-34s %.2f MiB\n", "peak device memory (builds)", double(peak_device_bytes) / (1 << 20));
+    if (bfs)
+        std::printf("  %-34s %.2f MiB (%.0f bytes a triangle)\n", "builder's work memory", double(bfs->stats().work_bytes) / (1 << 20),
+                    double(bfs->stats().work_bytes) / double(std::max<size_t>(host_triangles.size(), 1)));
     std::printf("  %-34s primary %dx%d (closest hit), shadow %zu (any hit), incoherent %zu (closest hit)\n", "rays",
                 width, height, shadow->host.size(), incoherent.host.size());
     // One row per traversal: Mrays/s (median), the sample's mean nodes read per closest-hit ray,
@@ -401,6 +409,7 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         json.Key("small_node_threshold").Integer(built.small_node_threshold);
         json.Key("binned_sah_max_entries").Integer(built.binned_sah_max_entries);
         json.Key("test_small_stage_straddlers").Bool(built.test_small_stage_straddlers);
+        json.Key("small_stage_batch_entries").Integer(built.small_stage_batch_entries);
         json.Key("scene").String(scene_name);
         json.Key("triangles").Integer(int64_t(host_triangles.size()));
         json.Key("repeat").Integer(opt.repeat);
@@ -412,6 +421,7 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         json.Key("max_depth").Integer(tree.max_depth);
         json.Key("sah_cost").Number(sah_cost);
         json.Key("peak_device_bytes").Integer(int64_t(peak_device_bytes));
+        if (bfs) json.Key("work_bytes").Integer(int64_t(bfs->stats().work_bytes));
         // The top-level rates are the reported traversal's; "traversals" has every one traced.
         json.Key("traversal").String(TraversalVariantName(reported));
         json.Key("primary_rays").Integer(int64_t(primary.host.size()));

@@ -52,6 +52,10 @@ TEST(BfsBuilderGpu, GeneratedScenesMatchTheCpu) {
     straddlers.test_small_stage_straddlers = true;
     ExpectGpuEqualsCpu(gpu, FlatGear(), straddlers);
     ExpectGpuEqualsCpu(gpu, testing::TriangleSoup(100000, 0.03f, 12), straddlers);
+    SahParams batches;  // the small-node stage's roots in batches
+    batches.small_stage_batch_entries = 5000;
+    ExpectGpuEqualsCpu(gpu, testing::TriangleSoup(100000, 0.03f, 12), batches);
+    ExpectGpuEqualsCpu(gpu, FlatGear(), batches);
 }
 
 TEST(BfsBuilderGpu, LevelsInOneBlockMatchTheCpu) {

@@ -249,6 +249,31 @@ TEST(BfsBuilder, LevelsInOneBlockGiveTheSameTree) {
     }
 }
 
+TEST(BfsBuilder, SmallStageBatchesGiveTheSameTreeInLessMemory) {
+    // The small-node stage's roots in batches of at most 64 and 2,000 entries: each root's subtree
+    // is built alone, so the tree and its index order are those of one batch, and the candidates'
+    // masks and the small-node lists are held for one batch only.
+    for (const auto& scene : GeneratedScenes()) {
+        SCOPED_TRACE(scene.name);
+        BfsBuildStats one;
+        const HostTree a = BuildOnCpu(scene.tris, {}, &one);
+        EXPECT_EQ(one.small_batches, 1);
+        for (const int batch : {64, 2000}) {
+            SCOPED_TRACE(batch);
+            SahParams params;
+            params.small_stage_batch_entries = batch;
+            BfsBuildStats batched;
+            const HostTree b = BuildOnCpu(scene.tris, params, &batched);
+            EXPECT_EQ(testing::CompareTrees(a, b), "");
+            EXPECT_EQ(a.indices, b.indices);
+            EXPECT_EQ(batched.records, one.records);
+            EXPECT_EQ(batched.small_nodes, one.small_nodes);
+            EXPECT_GT(batched.small_batches, 1);
+            EXPECT_LT(batched.work_bytes, one.work_bytes);
+        }
+    }
+}
+
 TEST(BfsBuilder, RebuildsReuseTheBuilderAndGiveTheSameTree) {
     Backend cpu = Backend::Cpu();
     BfsSahBuilder builder(cpu);
