@@ -1538,24 +1538,6 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
     Output(record_count, large_records, out);
     stats.output_ms = since(start);
     stats.work_bytes = WorkBytes();
-    if (getenv("BFS_MEM")) { //HACK
-        auto B = [](const auto& b) { return double(b.capacity() * sizeof(*b.data())) / 1e6; };
-        double cap[8] = {};
-        const char* names[8] = {"entries", "large", "small", "records", "roots", "cand", "other", "slots"};
-        auto add = [&](int g, const auto& b) { cap[g] += B(b); };
-        for (auto& x : entries) { add(0, x.tri); for (auto& y : x.box) add(0, y); }
-        for (auto& x : large) { for (auto& y : x.u) add(1, y); for (auto& y : x.s) add(1, y); for (auto& y : x.f) add(1, y); }
-        for (auto& x : small) { for (auto& y : x.u) add(2, y); add(2, x.mask); add(2, x.depth); for (auto& y : x.region) add(2, y); }
-        for (auto& y : records.u) add(3, y);
-        add(3, records.split); add(3, records.cuts); add(3, records.mask); add(3, records.depth);
-        add(4, roots.first); add(4, roots.count); add(4, roots.source); add(4, roots.entry_root); add(4, roots.store.tri);
-        for (auto& y : roots.store.box) add(4, y);
-        add(5, roots.cand_left); add(5, roots.cand_right);
-        add(6, child_count); add(6, leaf_store); add(6, best_candidate); add(6, item_scan);
-        for (auto& y : slots) add(7, y);
-        for (int g = 0; g < 8; ++g) fprintf(stderr, "MEM %-8s %7.1f MB\n", names[g], cap[g]);
-        fprintf(stderr, "MEM out %.1f; records %u; peak entries %llu peak active %llu roots %u root entries %u\n", B(out.nodes) + B(out.indices), record_count, (unsigned long long)stats.peak_entries, (unsigned long long)stats.peak_active_nodes, stats.small_roots, root_entries);
-    }
 }
 
 BfsSahBuilder::BfsSahBuilder(const Backend& backend, SahParams params) {
