@@ -21,8 +21,9 @@ struct SahParams {
     int binned_sah_max_entries = 1024;
     // The small-node stage takes its roots in batches of at most about this many triangle
     // references (a root is never split), so that the split candidates' masks (96 bytes a
-    // reference) and the small-node lists are held for one batch at a time: a build of up to about
-    // 2.5M triangles is one batch. The tree does not depend on it.
+    // reference) and the small-node lists are held for one batch at a time: a generated scene of up
+    // to about 2.5M triangles (1.65 references a triangle) is one batch. The tree does not depend
+    // on it.
     int small_stage_batch_entries = 1 << 22;
     // Triangles of a large node are processed in chunks of this size (Zhou et al. 2008, 256).
     int chunk_size = 256;

@@ -362,9 +362,11 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
     std::printf("  %-34s %zu nodes, %zu leaves, max depth %d\n", "tree", nodes.size(), leaves, tree.max_depth);
     std::printf("  %-34s %.4f\n", "SAH cost", sah_cost);
     std::printf("  %-34s %.2f MiB\n", "peak device memory (builds)", double(peak_device_bytes) / (1 << 20));
-    if (bfs)
-        std::printf("  %-34s %.2f MiB (%.0f bytes a triangle)\n", "builder's work memory", double(bfs->stats().work_bytes) / (1 << 20),
-                    double(bfs->stats().work_bytes) / double(std::max<size_t>(host_triangles.size(), 1)));
+    if (bfs) {
+        const double work = double(bfs->stats().work_bytes);
+        std::printf("  %-34s %.2f MiB (%.0f bytes a triangle)\n", "builder's work memory", work / (1 << 20),
+                    work / double(std::max<size_t>(host_triangles.size(), 1)));
+    }
     std::printf("  %-34s primary %dx%d (closest hit), shadow %zu (any hit), incoherent %zu (closest hit)\n", "rays",
                 width, height, shadow->host.size(), incoherent.host.size());
     // One row per traversal: Mrays/s (median), the sample's mean nodes read per closest-hit ray,

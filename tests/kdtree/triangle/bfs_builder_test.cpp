@@ -34,6 +34,12 @@ void ExpectValid(const HostTree& tree, const std::vector<Triangle>& tris, const 
     EXPECT_EQ(testing::CountRayMismatches(tree, tris, rays, 1234, &problem), 0) << problem;
 }
 
+// The same nodes, and the same triangles in the same order in every leaf.
+void ExpectSameTreeAndIndices(const HostTree& a, const HostTree& b) {
+    EXPECT_EQ(testing::CompareTrees(a, b), "");
+    EXPECT_EQ(a.indices, b.indices);
+}
+
 struct NamedScene {
     const char* name;
     std::vector<Triangle> tris;
@@ -235,8 +241,7 @@ TEST(BfsBuilder, LevelsInOneBlockGiveTheSameTree) {
         for (const SahParams& params : {always, mixed}) {
             BfsBuildStats other;
             const HostTree b = BuildOnCpu(scene.tris, params, &other);
-            EXPECT_EQ(testing::CompareTrees(a, b), "");
-            EXPECT_EQ(a.indices, b.indices);
+            ExpectSameTreeAndIndices(a, b);
             // The same work, level by level.
             EXPECT_EQ(other.large_levels, stats.large_levels);
             EXPECT_EQ(other.large_nodes, stats.large_nodes);
@@ -264,8 +269,7 @@ TEST(BfsBuilder, SmallStageBatchesGiveTheSameTreeInLessMemory) {
             params.small_stage_batch_entries = batch;
             BfsBuildStats batched;
             const HostTree b = BuildOnCpu(scene.tris, params, &batched);
-            EXPECT_EQ(testing::CompareTrees(a, b), "");
-            EXPECT_EQ(a.indices, b.indices);
+            ExpectSameTreeAndIndices(a, b);
             EXPECT_EQ(batched.records, one.records);
             EXPECT_EQ(batched.small_nodes, one.small_nodes);
             EXPECT_GT(batched.small_batches, 1);
@@ -285,9 +289,8 @@ TEST(BfsBuilder, RebuildsReuseTheBuilderAndGiveTheSameTree) {
     builder.Build(Span<const Triangle>(small), tree);
     ExpectValid(testing::Download(tree), small, {}, 300);
     builder.Build(Span<const Triangle>(big), tree);
-    EXPECT_EQ(testing::CompareTrees(first, testing::Download(tree)), "");
     // The CPU order is deterministic: indices are identical too.
-    EXPECT_EQ(first.indices, testing::Download(tree).indices);
+    ExpectSameTreeAndIndices(first, testing::Download(tree));
 }
 
 }  // namespace
