@@ -42,6 +42,13 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock) WarpPerItemKernel(Pass pa
 
 }  // namespace detail
 
+// As ParallelForLanes with one lane an item on either backend: for launches of so many items that
+// a warp each would leave most of its lanes idle.
+template <class Pass>
+void ParallelForOneLane(const Backend& backend, const char* name, size_t n, const Pass& pass) {
+    ParallelFor(backend, name, n, detail::ThreadPerItem<Pass>{pass});
+}
+
 template <class Pass>
 void ParallelForLanes(const Backend& backend, const char* name, size_t n, const Pass& pass) {
     if (n == 0) return;
@@ -56,7 +63,7 @@ void ParallelForLanes(const Backend& backend, const char* name, size_t n, const 
 #endif
         return;
     }
-    ParallelFor(backend, name, n, detail::ThreadPerItem<Pass>{pass});
+    ParallelForOneLane(backend, name, n, pass);
 }
 
 }  // namespace caustica

@@ -663,56 +663,25 @@ struct CopySmallNodes {
     }
 };
 
+// Writes the children of the nodes that split (SmallSplitPass gave their triangles).
 struct EmitSmallChildren {
     SmallNodesView nodes, next;
-    SmallRootsView roots;
     RecordsView records;
-    const uint32_t* best_candidate;
+    const uint64_t* child_masks;
     uint32_t record_base;
-    const Triangle* triangles;
-    bool test_straddlers;  // SahParams::test_small_stage_straddlers
     CA_HD void operator()(int ii) const {
         const uint32_t i = uint32_t(ii);
         if (!nodes.split[i]) return;
         const uint32_t parent = nodes.record[i];
-        const uint32_t c = best_candidate[i];
         const int axis = int(records.kind[parent]);
         const float p = records.split[parent];
         const Aabb cell = nodes.Region(i);
-        uint64_t masks[2] = {nodes.mask[i] & roots.CandLeft(c), nodes.mask[i] & roots.CandRight(c)};
-        const uint32_t first = roots.first[nodes.root[i]];
-        const bool face = p == cell.lo[axis] || p == cell.hi[axis];
-        if (face) {  // a flat child on the face (CrossesCellFace)
-            const int flat = p == cell.lo[axis] ? 0 : 1;
-            for (uint64_t rest = nodes.mask[i]; rest != 0; rest &= rest - 1) {
-                const uint32_t bit = LowestBit(rest);
-                if (roots.store.box[3 * flat + axis][first + bit] == p &&
-                    CrossesCellFace(triangles[roots.store.tri[first + bit]], axis, p, flat))
-                    masks[flat] |= uint64_t(1) << bit;
-            }
-        }
-        // The small root's boxes are clipped to its cell only: the box of a long triangle that
-        // straddles the plane may reach into a child that the triangle itself misses; with
-        // test_straddlers such a triangle, tested against each child's cell, stays only in those it
-        // meets. A triangle whose box lies inside the cell but for the split axis straddles the
-        // plane in fact; the others lie on their side, since they met the cell.
-        for (uint64_t rest = test_straddlers && !face ? masks[0] & masks[1] : 0; rest != 0; rest &= rest - 1) {
-            const uint32_t bit = LowestBit(rest);
-            const Aabb box = roots.store.Box(first + bit);
-            bool inside = true;
-            for (int a = 0; a < 3; ++a)
-                inside = inside && (a == axis || (box.lo[a] >= cell.lo[a] && box.hi[a] <= cell.hi[a]));
-            if (inside) continue;
-            const Triangle& t = triangles[roots.store.tri[first + bit]];
-            if (!TriangleMeetsWidenedBox(t, ChildCell(cell, axis, p, 0))) masks[0] &= ~(uint64_t(1) << bit);
-            else if (!TriangleMeetsWidenedBox(t, ChildCell(cell, axis, p, 1))) masks[1] &= ~(uint64_t(1) << bit);
-        }
         for (int side = 0; side < 2; ++side) {
             const uint32_t j = 2 * nodes.split_scan[i] + uint32_t(side);
             const uint32_t rec = record_base + j;
             next.record[j] = rec;
             next.root[j] = nodes.root[i];
-            next.mask[j] = masks[side];
+            next.mask[j] = child_masks[2 * i + uint32_t(side)];
             next.depth[j] = nodes.depth[i] + 1;
             next.SetRegion(j, ChildCell(cell, axis, p, side));
             records.kind[rec] = kUndecided;
@@ -768,20 +737,16 @@ struct SmallRun {
 
 // The items the run's buffers hold, as the host reserved them.
 struct SmallRunRoom {
-    uint32_t nodes;  // each small-node list
-    uint32_t best;   // best_candidate
+    uint32_t nodes;        // each small-node list
+    uint32_t split_nodes;  // the nodes child_masks has room for
     uint32_t records;
 };
 
 CA_HD inline bool SmallLevelFitsRun(const SmallRunState& s, const SmallRunRoom& room, uint32_t node_limit) {
     const uint64_t children = 2 * uint64_t(s.active);
-    return s.active > 0 && s.levels < kMaxRunLevels && s.active <= node_limit && s.active <= room.best &&
+    return s.active > 0 && s.levels < kMaxRunLevels && s.active <= node_limit && s.active <= room.split_nodes &&
            children <= room.nodes && s.rec_count + children <= room.records;
 }
-
-struct BetterSplit {
-    CA_HD SplitChoice operator()(const SplitChoice& a, const SplitChoice& b) const { return b.BetterThan(a) ? b : a; }
-};
 
 struct SmallLevelsPass {
     static constexpr uint32_t kThreads = kLevelBlockThreads;
@@ -789,7 +754,7 @@ struct SmallLevelsPass {
     SmallNodesView nodes[2];
     SmallRootsView roots;
     RecordsView records;
-    uint32_t* best_candidate;
+    uint64_t* child_masks;
     const Triangle* triangles;
     LevelTotals* totals;
     SmallRunState start;  // the host's loop variables, with the counts of the run at zero
@@ -808,16 +773,11 @@ struct SmallLevelsPass {
             s.levels++;
             s.small_nodes += active;
             s.peak_active_nodes = s.peak_active_nodes > active ? s.peak_active_nodes : active;
-            const SmallSplitPass split{nodes[s.cur],          roots,          records,         best_candidate,
-                                       params.cost_traversal, params.cost_intersection, params.max_depth};
-            for (uint32_t i = block.WarpIndex(); i < active; i += Block::kWarps) {
-                const SplitChoice best = warp.Reduce(split.BestOfShare(i, warp.Lane(), Warp::kCount), BetterSplit());
-                if (warp.Lane() == 0) split.Decide(i, best);
-            }
+            const SmallSplitPass split{nodes[s.cur], roots, records, triangles, child_masks, params.cost_traversal,
+                                       params.cost_intersection, params.max_depth, params.test_small_stage_straddlers};
+            for (uint32_t i = block.WarpIndex(); i < active; i += Block::kWarps) split.Run(warp, none, i);
             block.Sync();
-            const EmitSmallChildren children{nodes[s.cur],  nodes[1 - s.cur], roots,
-                                             records,       best_candidate,   s.rec_count,
-                                             triangles,     params.test_small_stage_straddlers};
+            const EmitSmallChildren children{nodes[s.cur], nodes[1 - s.cur], records, child_masks, s.rec_count};
             SmallChildrenPass{children, totals, active}.Run(block, none, 0);
             block.Sync();
             s.Advance(totals->next_nodes);
@@ -1122,7 +1082,8 @@ struct BfsSahBuilder::Impl {
     SmallNodeBuffers root_nodes;  // the small roots as the large-node stage makes them
     RecordBuffers records;
     SmallRootBuffers roots;
-    Buffer<uint32_t> child_count, leaf_store, best_candidate;
+    Buffer<uint32_t> child_count, leaf_store;
+    Buffer<uint64_t> child_masks;  // a small level's children's triangles (SmallSplitPass)
     Buffer<uint32_t> item_scan;   // LargeLevelsPass's prefix lists
     Buffer<LargeRun> large_run;   // LargeLevelsPass's state
     Buffer<SmallRun> small_run;   // SmallLevelsPass's state
@@ -1142,7 +1103,7 @@ struct BfsSahBuilder::Impl {
           roots(space),
           child_count(space),
           leaf_store(space),
-          best_candidate(space),
+          child_masks(space),
           item_scan(space),
           large_run(space),
           small_run(space),
@@ -1163,7 +1124,7 @@ struct BfsSahBuilder::Impl {
     void Build(Span<const Triangle> triangles, SahTree& out);
     size_t WorkBytes() const {
         size_t bytes = records.Bytes() + roots.Bytes() + root_nodes.Bytes() + Bytes(child_count) + Bytes(leaf_store) +
-                       Bytes(best_candidate) + Bytes(item_scan) + Bytes(slots);
+                       Bytes(child_masks) + Bytes(item_scan) + Bytes(slots);
         for (int i = 0; i < 2; ++i) bytes += entries[i].Bytes() + large[i].Bytes() + small[i].Bytes();
         return bytes;
     }
@@ -1384,15 +1345,15 @@ void BfsSahBuilder::Impl::SmallStage(const Triangle* triangles, uint32_t root_co
             stats.small_nodes += active;
             stats.peak_active_nodes = std::max<uint64_t>(stats.peak_active_nodes, active);
             small[nxt].Reserve(2 * size_t(active), false);
-            Grow(best_candidate, active, false);
+            Grow(child_masks, 2 * size_t(active), false);
             records.Reserve(size_t(rec_count) + 2 * size_t(active), false);
             SmallNodesView nodes = small[cur].View();
-            SplitSmallNodes(backend, SmallSplitPass{nodes, roots.View(), records.View(), best_candidate.data(),
-                                                    params.cost_traversal, params.cost_intersection, params.max_depth},
+            SplitSmallNodes(backend,
+                            SmallSplitPass{nodes, roots.View(), records.View(), triangles, child_masks.data(),
+                                           params.cost_traversal, params.cost_intersection, params.max_depth,
+                                           params.test_small_stage_straddlers},
                             active);
-            const EmitSmallChildren children{nodes,         small[nxt].View(),     roots.View(),
-                                             records.View(), best_candidate.data(), rec_count, triangles,
-                                             params.test_small_stage_straddlers};
+            const EmitSmallChildren children{nodes, small[nxt].View(), records.View(), child_masks.data(), rec_count};
             if (active <= uint32_t(params.children_in_one_block_max)) {
                 ParallelForBlocks(backend, "kdtree small children", 1, SmallChildrenPass{children, totals.data(), active});
             } else {
@@ -1437,11 +1398,11 @@ bool BfsSahBuilder::Impl::RunSmallLevels(const Triangle* triangles, SmallRunStat
     const size_t most = std::min<size_t>(node_limit, 4 * size_t(s.active));
     small[s.cur].Reserve(2 * most, true);
     small[1 - s.cur].Reserve(2 * most, false);
-    Grow(best_candidate, most, false);
+    Grow(child_masks, 2 * most, false);
     records.Reserve(s.rec_count + 8 * most, false);
     SmallRunRoom room;
     room.nodes = uint32_t(std::min(small[0].u[0].size(), small[1].u[0].size()));
-    room.best = uint32_t(best_candidate.size());
+    room.split_nodes = uint32_t(child_masks.size() / 2);
     room.records = uint32_t(records.u[0].size());
     SmallRunState start = s;
     start.levels = 0;
@@ -1449,7 +1410,7 @@ bool BfsSahBuilder::Impl::RunSmallLevels(const Triangle* triangles, SmallRunStat
     if (!SmallLevelFitsRun(start, room, node_limit)) return false;
     ParallelForBlocks(backend, "kdtree small levels", 1,
                       SmallLevelsPass{{small[0].View(), small[1].View()}, roots.View(), records.View(),
-                                      best_candidate.data(), triangles, totals.data(), start, small_run.data(), room,
+                                      child_masks.data(), triangles, totals.data(), start, small_run.data(), room,
                                       node_limit, params});
     SmallRun run;
     CopyBytes(&run, MemorySpace::Host, small_run.data(), space, sizeof(run));

@@ -1,13 +1,15 @@
 // Internal to the BFS builder: the split decision of a small-node level (Zhou et al. 2008,
 // Algorithm 4, ProcessSmallNodes). Each node evaluates the exact SAH of every candidate plane of
-// its triangles (up to 64 x 6) by popcounts. While a level has few nodes, a GPU warp shares one
-// node's candidates, where one thread would walk them all in turn; otherwise, and on the CPU, a
-// thread does a node. Either way the same plane wins: candidates are ranked by a total order.
+// its triangles (up to 64 x 6) by popcounts, and a node that splits works out its children's
+// triangles. While a level has few nodes, a GPU warp shares one node's triangles, where one thread
+// would walk them all in turn; otherwise, and on the CPU, a thread does a node. Either way the same
+// plane wins (candidates are ranked by a total order) and the children get the same triangles.
 #pragma once
 
 #include <cstdint>
 
 #include "core/backend.h"
+#include "core/parallel_for_lanes.h"
 #include "kdtree/triangle/bfs_build_state.h"
 
 namespace caustica::bfs {
@@ -32,16 +34,49 @@ struct SplitChoice {
     }
 };
 
+struct BetterSplit {
+    CA_HD SplitChoice operator()(const SplitChoice& a, const SplitChoice& b) const { return b.BetterThan(a) ? b : a; }
+};
+
+// A mask for each child, combined over the lanes by bitwise or.
+struct ChildMasks {
+    uint64_t side[2] = {0, 0};
+};
+struct EitherMask {
+    CA_HD ChildMasks operator()(const ChildMasks& a, const ChildMasks& b) const {
+        ChildMasks m;
+        for (int s = 0; s < 2; ++s) m.side[s] = a.side[s] | b.side[s];
+        return m;
+    }
+};
+
+// The triangles of a node that one of its lanes looks at: bits lane, lane + 32 of its mask for a
+// warp's lane; all of them for one lane alone.
+CA_HD inline uint64_t LaneShare(uint32_t lane, uint32_t lanes) {
+    return lanes == 1 ? ~uint64_t(0) : (uint64_t(1) << lane) | (uint64_t(1) << (lane + 32));
+}
+
 struct SmallSplitPass {
+    using Scratch = NoScratch;
     SmallNodesView nodes;
     SmallRootsView roots;
     RecordsView records;
-    uint32_t* best_candidate;
+    const Triangle* triangles;
+    uint64_t* child_masks;  // two per node that splits: its children's triangles
     float cost_traversal, cost_intersection;
     int max_depth;
+    bool test_straddlers;  // SahParams::test_small_stage_straddlers
 
-    // The best candidate of node i among the triangles whose bit in the node's mask is lane,
-    // lane + lanes, ...; lanes is 1 (all of them) or 32 (a warp's share).
+    // Decides node i with lanes (OneLane or a warp's): its best split or a leaf.
+    template <class Lanes>
+    CA_HD void Run(const Lanes& lanes, NoScratch&, uint32_t i) const {
+        const SplitChoice best = lanes.Reduce(BestOfShare(i, lanes.Lane(), Lanes::kCount), BetterSplit());
+        const bool split = best.cost < cost_intersection * float(PopCount(nodes.mask[i]));
+        const ChildMasks masks = split ? Children(lanes, i, best) : ChildMasks();
+        if (lanes.Lane() == 0) Decide(i, best, split, masks);
+    }
+
+    // The best candidate of node i among the triangles of the lane's share.
     CA_HD SplitChoice BestOfShare(uint32_t i, uint32_t lane, uint32_t lanes) const {
         SplitChoice best;
         const uint64_t mask = nodes.mask[i];
@@ -50,8 +85,7 @@ struct SmallSplitPass {
         const float area = cell.SurfaceArea();
         if (!(nodes.depth[i] < max_depth && count > 0 && area > 0.0f)) return best;
         const uint32_t first = roots.first[nodes.root[i]];
-        const uint64_t share = lanes == 1 ? ~uint64_t(0) : (uint64_t(1) << lane) | (uint64_t(1) << (lane + 32));
-        for (uint64_t rest = mask & share; rest != 0; rest &= rest - 1) {
+        for (uint64_t rest = mask & LaneShare(lane, lanes); rest != 0; rest &= rest - 1) {
             const uint32_t e = first + LowestBit(rest);
             for (uint32_t axis = 0; axis < 3; ++axis) {
                 for (uint32_t upper = 0; upper < 2; ++upper) {
@@ -82,16 +116,61 @@ struct SmallSplitPass {
         return best;
     }
 
-    // Records node i as split by best when it beats the leaf cost, else as a leaf.
-    CA_HD void Decide(uint32_t i, const SplitChoice& best) const {
+    // The triangles of node i's children when best splits it: the candidate's masks, with the
+    // triangles lying in a face of the cell added to a flat child on that face (CrossesCellFace).
+    // The small root's boxes are clipped to its cell only: the box of a long triangle that
+    // straddles the plane may reach into a child that the triangle itself misses; with
+    // test_straddlers such a triangle, tested against each child's cell, stays only in those it
+    // meets. A triangle whose box lies inside the cell but for the split axis straddles the plane
+    // in fact; the others lie on their side, since they met the cell. Each lane tests its share.
+    template <class Lanes>
+    CA_HD ChildMasks Children(const Lanes& lanes, uint32_t i, const SplitChoice& best) const {
+        const uint64_t mask = nodes.mask[i];
+        const int axis = int(best.axis);
+        const float p = best.position;
+        const Aabb cell = nodes.Region(i);
+        const uint32_t first = roots.first[nodes.root[i]];
+        const uint64_t share = mask & LaneShare(lanes.Lane(), Lanes::kCount);
+        const uint64_t in[2] = {mask & roots.CandLeft(best.candidate), mask & roots.CandRight(best.candidate)};
+        const bool face = p == cell.lo[axis] || p == cell.hi[axis];
+        const int flat = p == cell.lo[axis] ? 0 : 1;
+        ChildMasks changed;  // added to the flat child, or taken from a child the triangle misses
+        if (face) {
+            for (uint64_t rest = share; rest != 0; rest &= rest - 1) {
+                const uint32_t bit = LowestBit(rest);
+                if (roots.store.box[3 * flat + axis][first + bit] == p &&
+                    CrossesCellFace(triangles[roots.store.tri[first + bit]], axis, p, flat))
+                    changed.side[flat] |= uint64_t(1) << bit;
+            }
+        }
+        for (uint64_t rest = test_straddlers && !face ? share & in[0] & in[1] : 0; rest != 0; rest &= rest - 1) {
+            const uint32_t bit = LowestBit(rest);
+            const Aabb box = roots.store.Box(first + bit);
+            bool inside = true;
+            for (int a = 0; a < 3; ++a)
+                inside = inside && (a == axis || (box.lo[a] >= cell.lo[a] && box.hi[a] <= cell.hi[a]));
+            if (inside) continue;
+            const Triangle& t = triangles[roots.store.tri[first + bit]];
+            if (!TriangleMeetsWidenedBox(t, ChildCell(cell, axis, p, 0))) changed.side[0] |= uint64_t(1) << bit;
+            else if (!TriangleMeetsWidenedBox(t, ChildCell(cell, axis, p, 1))) changed.side[1] |= uint64_t(1) << bit;
+        }
+        changed = lanes.Reduce(changed, EitherMask());
+        ChildMasks out;
+        for (int s = 0; s < 2; ++s) out.side[s] = face ? in[s] | changed.side[s] : in[s] & ~changed.side[s];
+        return out;
+    }
+
+    // Records node i as split by best, with its children's masks, or as a leaf.
+    CA_HD void Decide(uint32_t i, const SplitChoice& best, bool split, const ChildMasks& masks) const {
         const uint32_t rec = nodes.record[i];
         const uint64_t mask = nodes.mask[i];
         records.depth[rec] = nodes.depth[i];
         records.chain[rec] = 0;
-        if (best.cost < cost_intersection * float(PopCount(mask))) {
+        if (split) {
             records.kind[rec] = best.axis;
             records.split[rec] = best.position;
-            best_candidate[i] = best.candidate;
+            child_masks[2 * i] = masks.side[0];
+            child_masks[2 * i + 1] = masks.side[1];
             nodes.split[i] = 1;
         } else {
             records.kind[rec] = kMaskLeaf;
@@ -102,7 +181,7 @@ struct SmallSplitPass {
     }
 };
 
-// Decides the first count nodes of pass.nodes: sets nodes.split, best_candidate and the records.
+// Decides the first count nodes of pass.nodes: sets nodes.split, child_masks and the records.
 void SplitSmallNodes(const Backend& backend, const SmallSplitPass& pass, uint32_t count);
 
 }  // namespace caustica::bfs

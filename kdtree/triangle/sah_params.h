@@ -13,8 +13,8 @@ struct SahParams {
     // straddles a split may be kept in a child it misses (Zhou et al. 2008 keep it in both). With
     // this on, each such triangle is tested against both children's cells and kept only where it
     // reaches: on a gear's long cap triangles the SAH cost falls from 1.07 to 1.04 times the exact
-    // builder's, but small scenes' builds take about 0.3 ms longer (docs/benchmarks.md, flat faces).
-    bool test_small_stage_straddlers = false;
+    // builder's (docs/benchmarks.md, flat faces).
+    bool test_small_stage_straddlers = true;
     // Large nodes of at most this many entries choose their split by the SAH over their box faces
     // (bfs_binned_sah.h); larger ones split at the spatial median (Zhou et al. 2008). 0: always the
     // median.

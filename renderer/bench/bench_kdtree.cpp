@@ -44,6 +44,7 @@ struct Options {
     int seed = 1;
     std::string traversal = TraversalVariantName(kDefaultTraversal);
     SahParams params;  // the limits of work in one block from the options, the rest the papers'
+    std::string straddler_test = SahParams().test_small_stage_straddlers ? "on" : "off";
     std::string json;
 };
 
@@ -200,12 +201,13 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
                   "the small-node stage takes its roots in batches of about N triangle references, each holding "
                   "its split candidates' masks (96 bytes a reference) while it runs; at least 64",
                   &opt.params.small_stage_batch_entries);
-    parser.Flag("--test-small-stage-straddlers",
-                "the small-node stage keeps a straddling triangle only in the children it reaches (a triangle-box "
-                "test), where Zhou et al. 2008 keep it in both",
-                &opt.params.test_small_stage_straddlers);
+    parser.Choice("--small-stage-straddler-test", {"on", "off"},
+                  "on: the small-node stage keeps a straddling triangle only in the children it reaches (a "
+                  "triangle-box test); off: in both, as Zhou et al. 2008",
+                  &opt.straddler_test);
     parser.Option("--json", "FILE", "also write the results as JSON", &opt.json);
     if (!parser.Parse(args)) return 0;
+    opt.params.test_small_stage_straddlers = opt.straddler_test == "on";
     if (parser.Given("--scene") && (parser.Given("--triangles") || parser.Given("--distribution")))
         throw InputError("caustica bench kdtree: give --scene or --triangles/--distribution, not both");
     if (opt.repeat < 1) throw InputError("caustica bench kdtree: --repeat must be at least 1");

@@ -2,7 +2,7 @@
 // exact builder's (Wald and Havran 2006). Zhou et al. 2008's median splits in the large-node stage
 // gave 1.10-1.25 here; the SAH choice among box faces in that stage (bfs_binned_sah.h) brings the
 // bracket, the box with holes and the stacked plates within 5%, as on organic meshes. The gear's
-// long cap triangles need the small-node stage's straddler test too (SahParams).
+// long cap triangles need the small-node stage's straddler test too (SahParams, on by default).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -45,20 +45,20 @@ double SahRatio(const FlatMesh& mesh, const SahParams& params) {
     return ratio;
 }
 
-TEST(FlatFaces, BfsSahCostStaysNearTheExactBuilders) {
+TEST(FlatFaces, EveryMeshIsWithinFivePercentOfTheExactBuilder) {
     for (const FlatMesh& mesh : FlatMeshes()) {
         SCOPED_TRACE(mesh.name);
-        // Measured: 0.95, 1.01, 0.92 and the gear 1.07 (1.05 with median splits alone).
-        EXPECT_LE(SahRatio(mesh, {}), std::string(mesh.name) == "gear" ? 1.07 : 1.05);
+        EXPECT_LE(SahRatio(mesh, {}), 1.05);  // measured: 0.95, 1.01, 0.92, 1.04
     }
 }
 
-TEST(FlatFaces, WithTheStraddlerTestEveryMeshIsWithinFivePercent) {
+TEST(FlatFaces, WithoutTheStraddlerTestTheGearStraysFurther) {
     SahParams params;
-    params.test_small_stage_straddlers = true;
+    params.test_small_stage_straddlers = false;
     for (const FlatMesh& mesh : FlatMeshes()) {
         SCOPED_TRACE(mesh.name);
-        EXPECT_LE(SahRatio(mesh, params), 1.05);
+        // Measured: 0.95, 1.01, 0.92 and the gear 1.07 (1.05 with median splits alone).
+        EXPECT_LE(SahRatio(mesh, params), std::string(mesh.name) == "gear" ? 1.07 : 1.05);
     }
 }
 

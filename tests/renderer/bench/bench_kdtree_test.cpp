@@ -97,11 +97,11 @@ TEST(BenchKdTree, BuilderParametersReachTheBuilder) {
     ASSERT_NO_FATAL_FAILURE(RunWritingJson({"--triangles", "3000", "--device", "cpu", "--repeat", "1", "--rays", "400",
                                             "--children-in-one-block", "0", "--large-levels-in-one-block", "77",
                                             "--small-levels-in-one-block", "5", "--small-node-threshold", "64",
-                                            "--binned-sah-max-entries", "0", "--test-small-stage-straddlers"},
+                                            "--binned-sah-max-entries", "0", "--small-stage-straddler-test", "off"},
                                            "caustica_bench_kdtree_block_test.json", &text));
     for (const char* key : {"\"children_in_one_block_max\": 0,", "\"large_levels_in_one_block_max\": 77,",
                             "\"small_levels_in_one_block_max\": 5,", "\"small_node_threshold\": 64,",
-                            "\"binned_sah_max_entries\": 0,", "\"test_small_stage_straddlers\": true,",
+                            "\"binned_sah_max_entries\": 0,", "\"test_small_stage_straddlers\": false,",
                             "\"hit_mismatches\": 0,"})
         EXPECT_NE(text.find(key), std::string::npos) << key << " missing in\n" << text;
 }
