@@ -1352,7 +1352,7 @@ void BfsSahBuilder::Impl::SmallStage(const Triangle* triangles, uint32_t root_co
                             SmallSplitPass{nodes, roots.View(), records.View(), triangles, child_masks.data(),
                                            params.cost_traversal, params.cost_intersection, params.max_depth,
                                            params.test_small_stage_straddlers},
-                            active);
+                            active, batch.entries);
             const EmitSmallChildren children{nodes, small[nxt].View(), records.View(), child_masks.data(), rec_count};
             if (active <= uint32_t(params.children_in_one_block_max)) {
                 ParallelForBlocks(backend, "kdtree small children", 1, SmallChildrenPass{children, totals.data(), active});

@@ -1,8 +1,8 @@
 // Internal to the BFS builder: the split decision of a small-node level (Zhou et al. 2008,
 // Algorithm 4, ProcessSmallNodes). Each node evaluates the exact SAH of every candidate plane of
 // its triangles (up to 64 x 6) by popcounts, and a node that splits works out its children's
-// triangles. While a level has few nodes, a GPU warp shares one node's triangles, where one thread
-// would walk them all in turn; otherwise, and on the CPU, a thread does a node. Either way the same
+// triangles. While a level has few nodes, or large ones, a GPU warp shares one node's triangles,
+// where one thread would walk them all in turn; otherwise, and on the CPU, a thread does a node. Either way the same
 // plane wins (candidates are ranked by a total order) and the children get the same triangles.
 #pragma once
 
@@ -181,7 +181,8 @@ struct SmallSplitPass {
     }
 };
 
-// Decides the first count nodes of pass.nodes: sets nodes.split, child_masks and the records.
-void SplitSmallNodes(const Backend& backend, const SmallSplitPass& pass, uint32_t count);
+// Decides the first count nodes of pass.nodes, of a batch of small roots with batch_entries
+// triangle references: sets nodes.split, child_masks and the records.
+void SplitSmallNodes(const Backend& backend, const SmallSplitPass& pass, uint32_t count, uint32_t batch_entries);
 
 }  // namespace caustica::bfs
