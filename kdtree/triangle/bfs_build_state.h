@@ -69,7 +69,7 @@ struct LargeNodesView : RegionColumns {
     uint32_t* key[6];       // the tight box of its entries as order-preserving keys (atomic min/max)
     uint32_t* chunk_count;  // ceil(count / chunk size)
     uint32_t* chunk_first;  // exclusive scan of chunk_count
-    uint32_t* count_scan;   // exclusive scan of count; the children's entries start at 2 * count_scan
+    uint32_t* count_scan;   // exclusive scan of count
     int32_t* split_axis;    // after the split pass: 0..2, or -1 for a leaf
     int32_t* planar_side;   // where triangles lying in the split plane go (ClassifyExtent)
     float* split_pos;
@@ -82,17 +82,19 @@ struct RecordsView {
     uint32_t* left;   // child record (interior), small root (mask leaf), store offset (store leaf)
     uint32_t* right;  // child record (interior), count (store leaf)
     uint64_t* mask;   // mask leaf: the small root's triangles in this leaf
-    int32_t* depth;
+    uint32_t* depth;
     // Empty-space cuts made before the split (Zhou et al. 2008, section 3.1): bits 0-2 the number
     // k, then per cut 3 bits: axis (2) and which side is empty (1: the upper side). Positions in
     // cuts[6 * record + i].
     uint32_t* chain;
     float* cuts;
-    // Output stage (Zhou et al. 2008, Algorithm 5).
+    // Output stage (Zhou et al. 2008, Algorithm 5). A record's depth and items are read last by its
+    // parent, before the parent's down pass gives it its address and offset: those share their
+    // columns (8 bytes a record less).
     uint32_t* size;     // nodes in the subtree
     uint32_t* items;    // index-list items in the subtree
-    uint32_t* address;  // the subtree's first node
-    uint32_t* offset;   // the subtree's first index-list item
+    uint32_t* address;  // the subtree's first node (depth's column)
+    uint32_t* offset;   // the subtree's first index-list item (items' column)
 };
 
 // Small roots (Zhou et al. 2008, section 3.2): each keeps its triangles sorted by index, with their
@@ -223,10 +225,11 @@ struct LargeLevelView {
     uint32_t node_count;
     uint32_t chunk_size;
     EntriesView cur;   // the active nodes' entries
-    EntriesView next;  // their children's entries: node i's at 2 * count_scan[i], left then right
+    EntriesView next;  // their children's entries, one child after another (child_first)
     const Triangle* triangles;
     RecordsView records;
     uint32_t* child_count;  // two per node: entries in its left and right child (atomic counters)
+    uint32_t* child_first;  // two per node: the child's first entry in next (a scan of the counts)
     uint32_t* leaf_store;   // triangle indices of large-stage leaves
 };
 
@@ -266,7 +269,7 @@ CA_HD inline void WriteEntry(const LargeLevelView& v, uint32_t node, uint32_t lo
         v.leaf_store[v.records.left[v.nodes.record[node]] + rank] = tri;
         return;
     }
-    const uint32_t dst = 2 * v.nodes.count_scan[node] + uint32_t(side) * v.nodes.count[node] + rank;
+    const uint32_t dst = v.child_first[2 * node + uint32_t(side)] + rank;
     const Aabb cell = ChildCell(v.nodes.Region(node), axis, v.nodes.split_pos[node], side);
     v.next.Set(dst, tri, ChildEntryBox(v.triangles[tri], v.cur.Box(e), cell, axis));
 }

@@ -5,8 +5,10 @@
 // by ParallelFor on either backend, except the two passes over chunks of triangles and the
 // small-node split, which use warp intrinsics on the GPU (kdtree/triangle/bfs_chunk_passes.cpp and
 // kdtree/triangle/bfs_small_split.cpp, with CPU twins). Each level of launches reads back one
-// small struct of sizes (LevelTotals); small levels run in one block, many in a row with one
-// read-back (SahParams' limits of work in one block); the output stage reads back once.
+// small struct of sizes (LevelTotals), and a large level of millions of entries also its
+// children's count before it places them (kChildEntriesWithoutReadBack); small levels run in one
+// block, many in a row with one read-back (SahParams' limits of work in one block); the output
+// stage reads back once.
 #include "kdtree/triangle/bfs_builder.h"
 
 #include <algorithm>
@@ -259,7 +261,8 @@ struct SplitLargeNodes {
 };
 
 // After the count pass: turns nodes whose split would be useless once too often into leaves,
-// counts the cuts that stay, and clears the counters for the classify pass.
+// counts the cuts that stay, puts the children's counts in child_first for its scan (the children's
+// places in the next list), and clears the counters for the classify pass.
 struct JudgeSplits {
     LargeLevelView level;
     LevelTotals* totals;
@@ -272,6 +275,9 @@ struct JudgeSplits {
                           (level.nodes.useless_run[i] >= kMaxUselessRun || (left == count && right == count));
         level.child_count[2 * i] = 0;
         level.child_count[2 * i + 1] = 0;
+        const bool splits = level.nodes.split_axis[i] >= 0 && !leaf;
+        level.child_first[2 * i] = splits ? left : 0;
+        level.child_first[2 * i + 1] = splits ? right : 0;
         if (level.nodes.split_axis[i] < 0) return;
         if (leaf) {
             MakeStoreLeaf(level, totals, i);
@@ -328,7 +334,7 @@ struct EmitLargeChildren {
         const uint32_t parent = nodes.record[i];
         const int32_t depth = nodes.depth[i] + int32_t(records.chain[parent] & 7u) + 1;
         const Aabb cell = ChildCell(nodes.Region(i), nodes.split_axis[i], nodes.split_pos[i], side);
-        const uint32_t begin = 2 * nodes.count_scan[i] + uint32_t(side) * nodes.count[i];
+        const uint32_t begin = level.child_first[s];
         const uint32_t n = level.child_count[s];
         const uint32_t active_total = active_scan[slot_count - 1] + active[slot_count - 1];
         uint32_t rec;
@@ -376,6 +382,14 @@ struct LargeLevelTotals {
 // behind the block's barriers, where each would be a launch of its own: a level of a small scene is
 // a few hundred nodes, and the launches, not the work, are its time.
 constexpr uint32_t kLevelBlockThreads = 1024;
+
+// A large level's children's entries go one after another in the next list, each child's count
+// apart (child_first), where Zhou et al. 2008 leave room for both children to hold all of their
+// parent's entries. Levels of launches whose children may have more than this many entries read
+// their count back before they write them, so that the list holds them and an eighth more, not twice
+// the level's entries; smaller levels (every level of a scene of up to about 1.5M triangles) take
+// the room for twice theirs without the read-back.
+constexpr size_t kChildEntriesWithoutReadBack = size_t(1) << 22;
 
 // Up to this many new small-root entries, the block of LargeChildrenPass also copies them.
 constexpr uint32_t kSmallRootEntriesInOneBlockMax = 8192;
@@ -460,7 +474,7 @@ struct LargeRun {
 // The items the run's buffers hold, as the host reserved them.
 struct LargeRunRoom {
     uint32_t entries;       // each entry list
-    uint32_t nodes;         // each large-node list, the slot lists, child_count
+    uint32_t nodes;         // each large-node list, the slot lists, child_count, child_first
     uint32_t items;         // the prefix list of a level's entries
     uint32_t records, small_roots, root_entries, leaf_store;
 };
@@ -487,6 +501,7 @@ struct LargeLevelsPass {
     SmallRootsView roots;
     SmallNodesView small;
     uint32_t* child_count;
+    uint32_t* child_first;
     uint32_t* leaf_store;
     uint32_t* slots[8];
     uint32_t* item_scan;  // the prefix list of a level's entries' sides (room.items)
@@ -588,8 +603,8 @@ struct LargeLevelsPass {
             }
             const bool entry_bound = uint64_t(s.entry_count) > kMaxLevelEntriesPerTriangle * uint64_t(triangle_count);
             s.entry_bound_leaves |= uint32_t(entry_bound);
-            const LargeLevelView level{cur,     active,  chunk,       entries[s.cur], entries[nxt],
-                                       triangles, records, child_count, leaf_store};
+            const LargeLevelView level{cur,       active,  chunk,       entries[s.cur], entries[nxt],
+                                       triangles, records, child_count, child_first,    leaf_store};
             Bounds(block, level);
             block.Sync();
             const SplitLargeNodes split = SplitLargeNodes::Of(level, totals, params, entry_bound);
@@ -600,6 +615,8 @@ struct LargeLevelsPass {
             block.Sync();
             const JudgeSplits judge{level, totals, params.cost_traversal, params.cost_intersection};
             for (uint32_t i = block.Lane(); i < active; i += Block::kCount) judge(int(i));
+            block.Sync();
+            ExclusiveScanInRounds(block, child_first, child_first, slot_count);
             block.Sync();
             Classify(block, level, s.entry_count, true);
             block.Sync();
@@ -791,7 +808,8 @@ struct SmallLevelsPass {
 // ---- Output stage (Zhou et al. 2008, Algorithm 5) ----------------------------------------------
 
 // UpPass: subtree sizes in nodes and index-list items, children before parents. Each record's
-// depth, needed no more, becomes its subtree's height, so that the root's is the tree's depth.
+// depth, needed no more, becomes its subtree's height, so that the root's is the tree's depth
+// (and then the down pass's address: RecordsView).
 struct UpPass {
     RecordsView records;
     CA_HD void operator()(int i) const {
@@ -802,8 +820,8 @@ struct UpPass {
             const uint32_t l = records.left[r], rr = records.right[r];
             records.size[r] = 2 * cuts + 1 + records.size[l] + records.size[rr];
             records.items[r] = records.items[l] + records.items[rr];
-            const int32_t below = records.depth[l] > records.depth[rr] ? records.depth[l] : records.depth[rr];
-            records.depth[r] = int32_t(cuts) + 1 + below;
+            const uint32_t below = records.depth[l] > records.depth[rr] ? records.depth[l] : records.depth[rr];
+            records.depth[r] = cuts + 1 + below;
         } else {
             records.size[r] = 1;
             records.items[r] = kind == kMaskLeaf ? uint32_t(PopCount(records.mask[r]))
@@ -818,11 +836,11 @@ struct TreeTotals {
     RecordsView records;
     LevelTotals* totals;
     CA_HD void operator()(int) const {
-        records.address[0] = 0;
-        records.offset[0] = 0;
         totals->tree_nodes = records.size[0];
         totals->tree_items = records.items[0];
-        totals->tree_depth = records.depth[0];
+        totals->tree_depth = int32_t(records.depth[0]);
+        records.address[0] = 0;  // after the depth and items, whose columns these are
+        records.offset[0] = 0;
     }
 };
 
@@ -871,11 +889,12 @@ struct DownPass {
             rest -= 2;
         }
         const uint32_t l = records.left[r], rr = records.right[r];
+        const uint32_t left_items = records.items[l];  // before offset[l] takes its column
         out_nodes[a] = KdNode::Interior(int(kind), records.split[r], a + 1 + records.size[l]);
         records.address[l] = a + 1;
         records.address[rr] = a + 1 + records.size[l];
         records.offset[l] = offset;
-        records.offset[rr] = offset + records.items[l];
+        records.offset[rr] = offset + left_items;
     }
 };
 
@@ -1007,22 +1026,18 @@ struct SmallNodeBuffers {
 };
 
 struct RecordBuffers {
-    std::vector<Buffer<uint32_t>> u;  // kind, left, right, chain, size, items, address, offset
+    std::vector<Buffer<uint32_t>> u;  // kind, left, right, chain, size, items (then offset), depth (then address)
     Buffer<float> split, cuts;
     Buffer<uint64_t> mask;
-    Buffer<int32_t> depth;
-    explicit RecordBuffers(MemorySpace sp) : u(MakeBuffers<uint32_t>(sp, 8)), split(sp), cuts(sp), mask(sp), depth(sp) {}
+    explicit RecordBuffers(MemorySpace sp) : u(MakeBuffers<uint32_t>(sp, 7)), split(sp), cuts(sp), mask(sp) {}
     // Only large-stage records have cut chains: small-stage levels pass with_cuts = false.
     void Reserve(size_t n, bool with_cuts) {
         for (auto& b : u) Grow(b, n, true);
         Grow(split, n, true);
         if (with_cuts) Grow(cuts, 6 * n, true);
         Grow(mask, n, true);
-        Grow(depth, n, true);
     }
-    size_t Bytes() const {
-        return bfs::Bytes(u) + bfs::Bytes(split) + bfs::Bytes(cuts) + bfs::Bytes(mask) + bfs::Bytes(depth);
-    }
+    size_t Bytes() const { return bfs::Bytes(u) + bfs::Bytes(split) + bfs::Bytes(cuts) + bfs::Bytes(mask); }
     RecordsView View() {
         RecordsView v;
         v.kind = u[0].data();
@@ -1030,13 +1045,11 @@ struct RecordBuffers {
         v.right = u[2].data();
         v.chain = u[3].data();
         v.size = u[4].data();
-        v.items = u[5].data();
-        v.address = u[6].data();
-        v.offset = u[7].data();
+        v.items = v.offset = u[5].data();
+        v.depth = v.address = u[6].data();
         v.split = split.data();
         v.cuts = cuts.data();
         v.mask = mask.data();
-        v.depth = depth.data();
         return v;
     }
 };
@@ -1082,7 +1095,7 @@ struct BfsSahBuilder::Impl {
     SmallNodeBuffers root_nodes;  // the small roots as the large-node stage makes them
     RecordBuffers records;
     SmallRootBuffers roots;
-    Buffer<uint32_t> child_count, leaf_store;
+    Buffer<uint32_t> child_count, child_first, leaf_store;
     Buffer<uint64_t> child_masks;  // a small level's children's triangles (SmallSplitPass)
     Buffer<uint32_t> item_scan;   // LargeLevelsPass's prefix lists
     Buffer<LargeRun> large_run;   // LargeLevelsPass's state
@@ -1102,6 +1115,7 @@ struct BfsSahBuilder::Impl {
           records(space),
           roots(space),
           child_count(space),
+          child_first(space),
           leaf_store(space),
           child_masks(space),
           item_scan(space),
@@ -1123,7 +1137,7 @@ struct BfsSahBuilder::Impl {
 
     void Build(Span<const Triangle> triangles, SahTree& out);
     size_t WorkBytes() const {
-        size_t bytes = records.Bytes() + roots.Bytes() + root_nodes.Bytes() + Bytes(child_count) + Bytes(leaf_store) +
+        size_t bytes = records.Bytes() + roots.Bytes() + root_nodes.Bytes() + Bytes(child_count) + Bytes(child_first) + Bytes(leaf_store) +
                        Bytes(child_masks) + Bytes(item_scan) + Bytes(slots);
         for (int i = 0; i < 2; ++i) bytes += entries[i].Bytes() + large[i].Bytes() + small[i].Bytes();
         return bytes;
@@ -1161,6 +1175,7 @@ bool BfsSahBuilder::Impl::RunLargeLevels(const Triangle* triangles, uint32_t n, 
     large[s.cur].Reserve(most_slots, true);
     large[nxt].Reserve(most_slots, false);
     Grow(child_count, 2 * most_slots, false);
+    Grow(child_first, 2 * most_slots, false);
     for (auto& b : slots) Grow(b, most_slots, false);
     Grow(item_scan, most_entries + 1, false);
     records.Reserve(s.rec_count + more, true);
@@ -1171,7 +1186,8 @@ bool BfsSahBuilder::Impl::RunLargeLevels(const Triangle* triangles, uint32_t n, 
     Grow(leaf_store, s.leaf_store_size + more, true);
     LargeRunRoom room;
     room.entries = uint32_t(std::min(entries[0].tri.size(), entries[1].tri.size()));
-    room.nodes = uint32_t(std::min({large[0].u[0].size(), large[1].u[0].size(), child_count.size() / 2, slots[0].size()}));
+    room.nodes = uint32_t(std::min(
+        {large[0].u[0].size(), large[1].u[0].size(), child_count.size() / 2, child_first.size() / 2, slots[0].size()}));
     room.items = uint32_t(item_scan.size());
     room.records = uint32_t(records.u[0].size());
     room.small_roots = uint32_t(std::min(root_nodes.u[0].size(), roots.first.size()));
@@ -1190,6 +1206,7 @@ bool BfsSahBuilder::Impl::RunLargeLevels(const Triangle* triangles, uint32_t n, 
                          roots.View(),
                          root_nodes.View(),
                          child_count.data(),
+                         child_first.data(),
                          leaf_store.data(),
                          {},
                          item_scan.data(),
@@ -1238,10 +1255,15 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         stats.peak_active_nodes = std::max<uint64_t>(stats.peak_active_nodes, active);
         stats.peak_entries = std::max<uint64_t>(stats.peak_entries, entry_count);
         stats.large_entries += entry_count;
-        // Room for this level's outputs, all bounded by twice its inputs.
-        entries[nxt].Reserve(2 * size_t(entry_count), false);
+        // Room for this level's outputs, all bounded by twice its inputs. The children's entries
+        // take that room without a read-back while it is small or already there; else the level
+        // reads their count back first (kChildEntriesWithoutReadBack).
+        const bool child_entries_bounded = entries[nxt].tri.capacity() >= 2 * size_t(entry_count) ||
+                                           2 * size_t(entry_count) <= kChildEntriesWithoutReadBack;
+        if (child_entries_bounded) entries[nxt].Reserve(2 * size_t(entry_count), false);
         large[nxt].Reserve(slot_count, false);
         Grow(child_count, slot_count, false);
+        Grow(child_first, slot_count, false);
         for (auto& b : slots) Grow(b, slot_count, false);
         Grow(leaf_store, size_t(s.leaf_store_size) + entry_count, true);
         records.Reserve(size_t(rec_count) + slot_count, true);
@@ -1266,8 +1288,9 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
             ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.chunk_count, active),
                                     Span<uint32_t>(nodes.chunk_first, active));
         }
-        LargeLevelView level{nodes, active, chunk, entries[cur].View(), entries[nxt].View(), triangles,
-                             records.View(), child_count.data(), leaf_store.data()};
+        LargeLevelView level{nodes,          active,         chunk,              entries[cur].View(),
+                             entries[nxt].View(), triangles, records.View(), child_count.data(),
+                             child_first.data(),  leaf_store.data()};
         const uint32_t chunk_bound = entry_count / chunk + active;
         ChunkBounds(backend, level, chunk_bound);
         // Triangles that straddle most planes (long ones filling a volume) keep most of a node's
@@ -1280,6 +1303,13 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
                          SplitLargeNodes::Of(level, totals.data(), params, entry_bound));
         ChunkCount(backend, level, chunk_bound);
         ParallelFor(backend, "kdtree judge splits", active, JudgeSplits{level, totals.data(), params.cost_traversal, params.cost_intersection});
+        const Span<uint32_t> firsts(child_first.data(), slot_count);
+        if (child_entries_bounded) {
+            ExclusiveScan<uint32_t>(backend, firsts, firsts);
+        } else {
+            entries[nxt].Reserve(ExclusiveScanTotal<uint32_t>(backend, firsts, firsts), false);
+            level.next = entries[nxt].View();
+        }
         ChunkClassify(backend, level, chunk_bound);
 
         uint32_t* u[8];

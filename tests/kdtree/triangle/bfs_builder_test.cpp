@@ -278,6 +278,23 @@ TEST(BfsBuilder, SmallStageBatchesGiveTheSameTreeInLessMemory) {
     }
 }
 
+TEST(BfsBuilder, LevelsOfMillionsOfEntriesGiveValidTrees) {
+    // The first levels of 2.5M triangles may give their children more than 4M entries, so they read
+    // the children's count back before placing them (kChildEntriesWithoutReadBack), twice over here:
+    // a rebuild grows the lists no further and gives the same tree.
+    const auto tris = testing::TriangleSoup(2500000, 0.01f, 21);
+    Backend cpu = Backend::Cpu();
+    BfsSahBuilder builder(cpu);
+    SahTree tree(cpu);
+    builder.Build(Span<const Triangle>(tris), tree);
+    const HostTree first = testing::Download(tree);
+    ExpectValid(first, tris, {}, 20);
+    const size_t work_bytes = builder.stats().work_bytes;
+    builder.Build(Span<const Triangle>(tris), tree);
+    ExpectSameTreeAndIndices(first, testing::Download(tree));
+    EXPECT_EQ(builder.stats().work_bytes, work_bytes);
+}
+
 TEST(BfsBuilder, RebuildsReuseTheBuilderAndGiveTheSameTree) {
     Backend cpu = Backend::Cpu();
     BfsSahBuilder builder(cpu);
