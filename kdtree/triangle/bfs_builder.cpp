@@ -261,12 +261,15 @@ struct SplitLargeNodes {
 };
 
 // After the count pass: turns nodes whose split would be useless once too often into leaves,
-// counts the cuts that stay, puts the children's counts in child_first for its scan (the children's
-// places in the next list), and clears the counters for the classify pass.
+// counts the cuts that stay, gives the children their places in the next list (child_first), and
+// clears the counters for the classify pass. The places are the parent's count apart, as Zhou et
+// al. 2008 have them, or, with compact, the children's counts, which a scan then turns into places
+// one after another (kChildEntriesWithoutReadBack).
 struct JudgeSplits {
     LargeLevelView level;
     LevelTotals* totals;
     float cost_traversal, cost_intersection;
+    bool compact;
     CA_HD void operator()(int ii) const {
         const uint32_t i = uint32_t(ii);
         const uint32_t left = level.child_count[2 * i], right = level.child_count[2 * i + 1];
@@ -276,8 +279,13 @@ struct JudgeSplits {
         level.child_count[2 * i] = 0;
         level.child_count[2 * i + 1] = 0;
         const bool splits = level.nodes.split_axis[i] >= 0 && !leaf;
-        level.child_first[2 * i] = splits ? left : 0;
-        level.child_first[2 * i + 1] = splits ? right : 0;
+        if (compact) {
+            level.child_first[2 * i] = splits ? left : 0;
+            level.child_first[2 * i + 1] = splits ? right : 0;
+        } else {
+            level.child_first[2 * i] = 2 * level.nodes.count_scan[i];
+            level.child_first[2 * i + 1] = 2 * level.nodes.count_scan[i] + count;
+        }
         if (level.nodes.split_axis[i] < 0) return;
         if (leaf) {
             MakeStoreLeaf(level, totals, i);
@@ -383,12 +391,13 @@ struct LargeLevelTotals {
 // a few hundred nodes, and the launches, not the work, are its time.
 constexpr uint32_t kLevelBlockThreads = 1024;
 
-// A large level's children's entries go one after another in the next list, each child's count
-// apart (child_first), where Zhou et al. 2008 leave room for both children to hold all of their
-// parent's entries. Levels of launches whose children may have more than this many entries read
-// their count back before they write them, so that the list holds them and an eighth more, not twice
-// the level's entries; smaller levels (every level of a scene of up to about 1.5M triangles) take
-// the room for twice theirs without the read-back.
+// Zhou et al. 2008 leave room in the next list for both children of a large node to hold all of
+// its entries, twice the level's entries in all. Levels of launches whose children may have more
+// than this many entries place them one after another instead, each child its count apart
+// (JudgeSplits' compact places), and read their count back first, so that the list holds them and
+// an eighth more; smaller levels (every level of a scene of up to about 1.5M triangles), and larger
+// ones where the list already has the room, keep the places and need neither the read-back nor the
+// scan.
 constexpr size_t kChildEntriesWithoutReadBack = size_t(1) << 22;
 
 // Up to this many new small-root entries, the block of LargeChildrenPass also copies them.
@@ -613,10 +622,8 @@ struct LargeLevelsPass {
             block.Sync();
             Classify(block, level, s.entry_count, false);
             block.Sync();
-            const JudgeSplits judge{level, totals, params.cost_traversal, params.cost_intersection};
+            const JudgeSplits judge{level, totals, params.cost_traversal, params.cost_intersection, false};
             for (uint32_t i = block.Lane(); i < active; i += Block::kCount) judge(int(i));
-            block.Sync();
-            ExclusiveScanInRounds(block, child_first, child_first, slot_count);
             block.Sync();
             Classify(block, level, s.entry_count, true);
             block.Sync();
@@ -1302,11 +1309,11 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         ParallelForLanes(backend, "kdtree split large nodes", active,
                          SplitLargeNodes::Of(level, totals.data(), params, entry_bound));
         ChunkCount(backend, level, chunk_bound);
-        ParallelFor(backend, "kdtree judge splits", active, JudgeSplits{level, totals.data(), params.cost_traversal, params.cost_intersection});
-        const Span<uint32_t> firsts(child_first.data(), slot_count);
-        if (child_entries_bounded) {
-            ExclusiveScan<uint32_t>(backend, firsts, firsts);
-        } else {
+        ParallelFor(backend, "kdtree judge splits", active,
+                    JudgeSplits{level, totals.data(), params.cost_traversal, params.cost_intersection,
+                                !child_entries_bounded});
+        if (!child_entries_bounded) {
+            const Span<uint32_t> firsts(child_first.data(), slot_count);
             entries[nxt].Reserve(ExclusiveScanTotal<uint32_t>(backend, firsts, firsts), false);
             level.next = entries[nxt].View();
         }
