@@ -80,12 +80,11 @@ struct RecordsView {
     uint32_t* kind;   // RecordKind
     float* split;
     uint32_t* left;   // child record (interior), small root (mask leaf), store offset (store leaf)
-    uint32_t* right;  // child record (interior), count (store leaf)
-    uint64_t* mask;   // mask leaf: the small root's triangles in this leaf
+    uint32_t* right;  // child record (interior), count (store leaf), mask's low half (mask leaf)
     uint32_t* depth;
     // Empty-space cuts made before the split (Zhou et al. 2008, section 3.1): bits 0-2 the number
     // k, then per cut 3 bits: axis (2) and which side is empty (1: the upper side). Positions in
-    // cuts[6 * record + i].
+    // cuts[6 * record + i]. A mask leaf's mask's high half.
     uint32_t* chain;
     float* cuts;
     // Output stage (Zhou et al. 2008, Algorithm 5). A record's depth and items are read last by its
@@ -95,6 +94,14 @@ struct RecordsView {
     uint32_t* items;    // index-list items in the subtree
     uint32_t* address;  // the subtree's first node (depth's column)
     uint32_t* offset;   // the subtree's first index-list item (items' column)
+
+    // A mask leaf's triangles (bits of its small root's entries), in the right and chain columns,
+    // which a leaf has no other use for (8 bytes a record less than a column of its own).
+    CA_HD void SetLeafMask(uint32_t r, uint64_t mask) const {
+        right[r] = uint32_t(mask);
+        chain[r] = uint32_t(mask >> 32);
+    }
+    CA_HD uint64_t LeafMask(uint32_t r) const { return uint64_t(right[r]) | uint64_t(chain[r]) << 32; }
 };
 
 // Small roots (Zhou et al. 2008, section 3.2): each keeps its triangles sorted by index, with their

@@ -831,7 +831,7 @@ struct UpPass {
             records.depth[r] = cuts + 1 + below;
         } else {
             records.size[r] = 1;
-            records.items[r] = kind == kMaskLeaf ? uint32_t(PopCount(records.mask[r]))
+            records.items[r] = kind == kMaskLeaf ? uint32_t(PopCount(records.LeafMask(r)))
                                                  : (kind == kStoreLeaf ? records.right[r] : 0u);
             records.depth[r] = 0;
         }
@@ -865,7 +865,7 @@ struct DownPass {
         uint32_t a = records.address[r];
         const uint32_t offset = records.offset[r];
         if (kind == kMaskLeaf) {
-            const uint64_t mask = records.mask[r];
+            const uint64_t mask = records.LeafMask(r);
             const uint32_t first = roots.first[records.left[r]];
             uint32_t n = 0;
             for (uint32_t j = 0; j < 64; ++j)
@@ -1035,16 +1035,14 @@ struct SmallNodeBuffers {
 struct RecordBuffers {
     std::vector<Buffer<uint32_t>> u;  // kind, left, right, chain, size, items (then offset), depth (then address)
     Buffer<float> split, cuts;
-    Buffer<uint64_t> mask;
-    explicit RecordBuffers(MemorySpace sp) : u(MakeBuffers<uint32_t>(sp, 7)), split(sp), cuts(sp), mask(sp) {}
+    explicit RecordBuffers(MemorySpace sp) : u(MakeBuffers<uint32_t>(sp, 7)), split(sp), cuts(sp) {}
     // Only large-stage records have cut chains: small-stage levels pass with_cuts = false.
     void Reserve(size_t n, bool with_cuts) {
         for (auto& b : u) Grow(b, n, true);
         Grow(split, n, true);
         if (with_cuts) Grow(cuts, 6 * n, true);
-        Grow(mask, n, true);
     }
-    size_t Bytes() const { return bfs::Bytes(u) + bfs::Bytes(split) + bfs::Bytes(cuts) + bfs::Bytes(mask); }
+    size_t Bytes() const { return bfs::Bytes(u) + bfs::Bytes(split) + bfs::Bytes(cuts); }
     RecordsView View() {
         RecordsView v;
         v.kind = u[0].data();
@@ -1056,7 +1054,6 @@ struct RecordBuffers {
         v.depth = v.address = u[6].data();
         v.split = split.data();
         v.cuts = cuts.data();
-        v.mask = mask.data();
         return v;
     }
 };

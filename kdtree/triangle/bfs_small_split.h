@@ -175,7 +175,7 @@ struct SmallSplitPass {
         } else {
             records.kind[rec] = kMaskLeaf;
             records.left[rec] = nodes.root[i];
-            records.mask[rec] = mask;
+            records.SetLeafMask(rec, mask);
             nodes.split[i] = 0;
         }
     }
