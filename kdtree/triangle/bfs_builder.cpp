@@ -1141,8 +1141,8 @@ struct BfsSahBuilder::Impl {
 
     void Build(Span<const Triangle> triangles, SahTree& out);
     size_t WorkBytes() const {
-        size_t bytes = records.Bytes() + roots.Bytes() + root_nodes.Bytes() + Bytes(child_count) + Bytes(child_first) + Bytes(leaf_store) +
-                       Bytes(child_masks) + Bytes(item_scan) + Bytes(slots);
+        size_t bytes = records.Bytes() + roots.Bytes() + root_nodes.Bytes() + Bytes(child_count) + Bytes(child_first) +
+                       Bytes(leaf_store) + Bytes(child_masks) + Bytes(item_scan) + Bytes(slots);
         for (int i = 0; i < 2; ++i) bytes += entries[i].Bytes() + large[i].Bytes() + small[i].Bytes();
         return bytes;
     }

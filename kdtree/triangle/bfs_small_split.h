@@ -2,8 +2,9 @@
 // Algorithm 4, ProcessSmallNodes). Each node evaluates the exact SAH of every candidate plane of
 // its triangles (up to 64 x 6) by popcounts, and a node that splits works out its children's
 // triangles. While a level has few nodes, or large ones, a GPU warp shares one node's triangles,
-// where one thread would walk them all in turn; otherwise, and on the CPU, a thread does a node. Either way the same
-// plane wins (candidates are ranked by a total order) and the children get the same triangles.
+// where one thread would walk them all in turn; otherwise, and on the CPU, a thread does a node.
+// Either way the same plane wins (candidates are ranked by a total order) and the children get the
+// same triangles.
 #pragma once
 
 #include <cstdint>
