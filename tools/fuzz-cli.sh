@@ -178,13 +178,38 @@ command_line() {
   chance 5 && args+=(--bogus)
 }
 
-# Whether a written file is whole: a PNG, a JPEG or a JSON document (--json names any file) that
-# ends as its kind ends.
+# Whether a scanline OpenEXR file (renderer/output/exr.cpp) is whole: its last chunk, found through
+# the offset table after the header, ends where the file ends.
+exr_whole() {
+  python3 - "$1" <<'PY'
+import struct, sys
+try:
+    data = open(sys.argv[1], "rb").read()
+    attributes, p = {}, 8
+    while data[p] != 0:  # name, type, size, value until an empty name
+        name_end = data.index(b"\0", p)
+        type_end = data.index(b"\0", name_end + 1)
+        size = struct.unpack_from("<i", data, type_end + 1)[0]
+        attributes[data[p:name_end]] = data[type_end + 5:type_end + 5 + size]
+        p = type_end + 5 + size
+    y_min, y_max = struct.unpack_from("<4i", attributes[b"dataWindow"])[1::2]
+    lines = {0: 1, 1: 1, 2: 1, 3: 16, 4: 32, 5: 16, 6: 32, 7: 32, 8: 32, 9: 256}[attributes[b"compression"][0]]
+    chunks = (y_max - y_min + lines) // lines
+    last = max(struct.unpack_from("<%dQ" % chunks, data, p + 1))
+    sys.exit(0 if last + 8 + struct.unpack_from("<i", data, last + 4)[0] == len(data) else 1)
+except Exception:
+    sys.exit(1)
+PY
+}
+
+# Whether a written file is whole: a PNG, a JPEG, an OpenEXR image or a JSON document (--json names
+# any file) that ends as its kind ends.
 whole() {
   local start; start=$(head -c 4 "$1" | od -An -tx1 | tr -d ' \n')
   case $start in
     89504e47) [ "$(tail -c 8 "$1" | head -c 4)" = IEND ] ;;
     ffd8ff*) [ "$(tail -c 2 "$1" | od -An -tx1 | tr -d ' \n')" = ffd9 ] ;;
+    762f3101) exr_whole "$1" ;;
     7b*) [ "$(tail -c 2 "$1")" = "}" ] ;;  # "}\n": $( ) drops the newline
     *) return 1 ;;
   esac

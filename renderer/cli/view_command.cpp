@@ -21,7 +21,9 @@ int ViewMain(const Args& args) {
                      "(press h in the window for the keys). Without a display it renders the first frame to a "
                      "PNG file instead and says where.");
     parser.Positional("SCENE", kSceneArgumentHelp, &scene_path, true);
-    parser.Option("--png", "FILE", "where to write the frame when no window can be opened (.png, .jpg or .jpeg)",
+    parser.Option("--png", "FILE",
+                  "where to write the frame when no window can be opened: .png, .jpg or .jpeg (8-bit sRGB), or .exr "
+                  "(linear 32-bit float RGB)",
                   &fallback_path);
     parser.Option("--samples", "S", "samples per pixel of the PNG written without a window", &samples);
     parser.Option("--max-samples", "N", "samples the window accumulates while nothing moves", &options.max_samples);
