@@ -395,9 +395,9 @@ constexpr uint32_t kLevelBlockThreads = 1024;
 // its entries, twice the level's entries in all. Levels of launches whose children may have more
 // than this many entries place them one after another instead, each child its count apart
 // (JudgeSplits' compact places), and read their count back first, so that the list holds them and
-// an eighth more; smaller levels (every level of a scene of up to about 1.5M triangles), and larger
-// ones where the list already has the room, keep the places and need neither the read-back nor the
-// scan.
+// an eighth more; smaller levels (every level of a generated scene of 1.5M triangles, whose largest
+// has 1.77M entries), and larger ones where the list already has the room, keep the places and need
+// neither the read-back nor the scan.
 constexpr size_t kChildEntriesWithoutReadBack = size_t(1) << 22;
 
 // Up to this many new small-root entries, the block of LargeChildrenPass also copies them.

@@ -13,7 +13,7 @@ constexpr uint32_t kWarpPerNodeMax = 16384;
 // roots), where a thread would walk up to 64 triangles' candidates and straddlers alone; later
 // levels, of a few triangles a node, fill the GPU with a thread a node. On an H100: 10M triangles
 // 79.7 ms with a warp a node up to 2^18 nodes, 87.0 up to 16,384, 111.4 at every level; 200K
-// triangles 4.43, 4.30, 4.47 (docs/benchmarks.md).
+// triangles 4.43, 4.30, 4.47 (docs/benchmarks-history.md, run 103).
 constexpr uint32_t kWarpPerNodeMinTriangles = 16;
 
 void SplitSmallNodes(const Backend& backend, const SmallSplitPass& pass, uint32_t count, uint32_t batch_entries) {

@@ -89,6 +89,8 @@ TEST(BenchKdTree, UsageErrorsAreInputErrors) {
     EXPECT_THROW(BenchKdTreeMain({"--large-levels-in-one-block", "-1"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--small-node-threshold", "65"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--binned-sah-max-entries", "-1"}), InputError);
+    EXPECT_THROW(BenchKdTreeMain({"--small-stage-batch-entries", "63"}), InputError);
+    EXPECT_THROW(BenchKdTreeMain({"--small-stage-straddler-test", "yes"}), InputError);
 }
 
 TEST(BenchKdTree, BuilderParametersReachTheBuilder) {
@@ -97,12 +99,13 @@ TEST(BenchKdTree, BuilderParametersReachTheBuilder) {
     ASSERT_NO_FATAL_FAILURE(RunWritingJson({"--triangles", "3000", "--device", "cpu", "--repeat", "1", "--rays", "400",
                                             "--children-in-one-block", "0", "--large-levels-in-one-block", "77",
                                             "--small-levels-in-one-block", "5", "--small-node-threshold", "64",
-                                            "--binned-sah-max-entries", "0", "--small-stage-straddler-test", "off"},
+                                            "--binned-sah-max-entries", "0", "--small-stage-straddler-test", "off",
+                                            "--small-stage-batch-entries", "1000"},
                                            "caustica_bench_kdtree_block_test.json", &text));
     for (const char* key : {"\"children_in_one_block_max\": 0,", "\"large_levels_in_one_block_max\": 77,",
                             "\"small_levels_in_one_block_max\": 5,", "\"small_node_threshold\": 64,",
                             "\"binned_sah_max_entries\": 0,", "\"test_small_stage_straddlers\": false,",
-                            "\"hit_mismatches\": 0,"})
+                            "\"small_stage_batch_entries\": 1000,", "\"hit_mismatches\": 0,"})
         EXPECT_NE(text.find(key), std::string::npos) << key << " missing in\n" << text;
 }
 
