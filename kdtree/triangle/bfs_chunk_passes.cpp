@@ -8,6 +8,7 @@
 #include "core/error.h"
 
 #if defined(__CUDACC__)
+#include "core/lanes.h"
 #include "core/launch.h"
 #include "core/parallel_for.h"
 #endif
@@ -158,8 +159,9 @@ __global__ void ChunkBoundsKernel(LargeLevelView v) {
 }
 
 // One block per chunk: classification, an intra-warp scan by ballot/popc, an inter-warp scan by
-// shuffles, two atomic adds per chunk for its places in the children, then the writes (Chang et
-// al. 2013, section 13.2.1.2 and their appendix kernel). Without kWrite it only counts.
+// one warp's shuffles (WarpLanes), two atomic adds per chunk for its places in the children, then
+// the writes (Chang et al. 2013, section 13.2.1.2 and their appendix kernel). Without kWrite it
+// only counts.
 template <bool kWrite>
 __global__ void ChunkClassifyKernel(LargeLevelView v) {
     detail::AfterPreviousKernel();
@@ -184,24 +186,17 @@ __global__ void ChunkClassifyKernel(LargeLevelView v) {
     }
     __syncthreads();
     if (warp == 0) {
-        const uint32_t count_l = lane < warps ? warp_offset[0][lane] : 0u;
-        const uint32_t count_r = lane < warps ? warp_offset[1][lane] : 0u;
-        uint32_t scan_l = count_l, scan_r = count_r;
-        for (int d = 1; d < 32; d <<= 1) {
-            const uint32_t l = __shfl_up_sync(0xffffffffu, scan_l, d);
-            const uint32_t r = __shfl_up_sync(0xffffffffu, scan_r, d);
-            if (lane >= uint32_t(d)) {
-                scan_l += l;
-                scan_r += r;
-            }
-        }
+        const WarpLanes lanes;
+        uint32_t total_l, total_r;
+        const uint32_t before_l = lanes.ExclusiveScan(lane < warps ? warp_offset[0][lane] : 0u, 0u, Plus{}, total_l);
+        const uint32_t before_r = lanes.ExclusiveScan(lane < warps ? warp_offset[1][lane] : 0u, 0u, Plus{}, total_r);
         if (lane < warps) {
-            warp_offset[0][lane] = scan_l - count_l;
-            warp_offset[1][lane] = scan_r - count_r;
+            warp_offset[0][lane] = before_l;
+            warp_offset[1][lane] = before_r;
         }
-        if (lane == 31) {
-            chunk_base[0] = scan_l ? atomicAdd(&v.child_count[2 * node], scan_l) : 0u;
-            chunk_base[1] = scan_r ? atomicAdd(&v.child_count[2 * node + 1], scan_r) : 0u;
+        if (lane == 0) {
+            chunk_base[0] = total_l ? atomicAdd(&v.child_count[2 * node], total_l) : 0u;
+            chunk_base[1] = total_r ? atomicAdd(&v.child_count[2 * node + 1], total_r) : 0u;
         }
     }
     if (!kWrite) return;
