@@ -75,33 +75,42 @@ struct LargeNodesView : RegionColumns {
     float* split_pos;
 };
 
-// The tree as the levels build it, one item per record.
+// The tree as the levels build it, one item per record: 16 bytes while the levels run (a record
+// is a node of the final tree, or a chain of them), and 12 more in the stage area for the output
+// stage.
 struct RecordsView {
-    uint32_t* kind;   // RecordKind
-    float* split;
+    // The record's kind (RecordKind, bits 0-2), depth (bits 3-10: SahParams bounds it by 255) and
+    // the empty-space cuts made before its split (Zhou et al. 2008, section 3.1; bits 11-31): bits
+    // 0-2 of the chain the number k, then per cut 3 bits: axis (2) and which side is empty (1: the
+    // upper side), with positions in cuts[6 * record + i]. The up pass replaces the depth by the
+    // subtree's height.
+    uint32_t* head;
+    uint32_t* split;  // interior: the split position (FloatKey); mask leaf: its mask's high half
     uint32_t* left;   // child record (interior), small root (mask leaf), store offset (store leaf)
     uint32_t* right;  // child record (interior), count (store leaf), mask's low half (mask leaf)
-    uint32_t* depth;
-    // Empty-space cuts made before the split (Zhou et al. 2008, section 3.1): bits 0-2 the number
-    // k, then per cut 3 bits: axis (2) and which side is empty (1: the upper side). Positions in
-    // cuts[6 * record + i]. A mask leaf's mask's high half.
-    uint32_t* chain;
     float* cuts;
-    // Output stage (Zhou et al. 2008, Algorithm 5). A record's depth and items are read last by its
-    // parent, before the parent's down pass gives it its address and offset: those share their
-    // columns (8 bytes a record less).
+    // Output stage (Zhou et al. 2008, Algorithm 5), in the stage area. A record's items are read
+    // last by its parent, before the parent's down pass gives it its offset: they share a column.
     uint32_t* size;     // nodes in the subtree
     uint32_t* items;    // index-list items in the subtree
-    uint32_t* address;  // the subtree's first node (depth's column)
     uint32_t* offset;   // the subtree's first index-list item (items' column)
+    uint32_t* address;  // the subtree's first node
 
-    // A mask leaf's triangles (bits of its small root's entries), in the right and chain columns,
-    // which a leaf has no other use for (8 bytes a record less than a column of its own).
+    CA_HD uint32_t Kind(uint32_t r) const { return head[r] & 7u; }
+    CA_HD uint32_t Depth(uint32_t r) const { return head[r] >> 3 & 0xffu; }
+    CA_HD uint32_t Chain(uint32_t r) const { return head[r] >> 11; }
+    CA_HD void SetHead(uint32_t r, uint32_t kind, uint32_t depth, uint32_t chain) const {
+        head[r] = kind | depth << 3 | chain << 11;
+    }
+    CA_HD float Split(uint32_t r) const { return KeyFloat(split[r]); }
+    CA_HD void SetSplit(uint32_t r, float p) const { split[r] = FloatKey(p); }
+    // A mask leaf's triangles (bits of its small root's entries), in the right and split columns,
+    // which a leaf has no other use for.
     CA_HD void SetLeafMask(uint32_t r, uint64_t mask) const {
         right[r] = uint32_t(mask);
-        chain[r] = uint32_t(mask >> 32);
+        split[r] = uint32_t(mask >> 32);
     }
-    CA_HD uint64_t LeafMask(uint32_t r) const { return uint64_t(right[r]) | uint64_t(chain[r]) << 32; }
+    CA_HD uint64_t LeafMask(uint32_t r) const { return uint64_t(right[r]) | uint64_t(split[r]) << 32; }
 };
 
 // Small roots (Zhou et al. 2008, section 3.2): each keeps its triangles sorted by index, with their

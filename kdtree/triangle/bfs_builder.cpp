@@ -25,6 +25,7 @@
 #include "core/parallel_for_lanes.h"
 #include "core/parallel_for_levels.h"
 #include "core/primitives.h"
+#include "core/stage_area.h"
 #include "kdtree/triangle/bfs_binned_sah.h"
 #include "kdtree/triangle/bfs_build_state.h"
 #include "kdtree/triangle/bfs_chunk_passes.h"
@@ -61,8 +62,7 @@ struct InitRoot {
             nodes.key[a][0] = kKeyMinIdentity;
             nodes.key[3 + a][0] = kKeyMaxIdentity;
         }
-        records.kind[0] = kUndecided;
-        records.depth[0] = 0;
+        records.SetHead(0, kUndecided, 0, 0);
         *totals = LevelTotals{};
     }
 };
@@ -122,8 +122,7 @@ struct InitSmallRoot {
             totals->root_box[a] = box.lo[a];
             totals->root_box[3 + a] = box.hi[a];
         }
-        records.kind[0] = kUndecided;
-        records.depth[0] = 0;
+        records.SetHead(0, kUndecided, 0, 0);
         EmitSmallRoot(0, count, 0, 0, 0, 0, box, roots, small);
     }
 };
@@ -140,8 +139,7 @@ struct CountChunks {
 CA_HD inline void MakeStoreLeaf(const LargeLevelView& level, LevelTotals* totals, uint32_t i) {
     const uint32_t rec = level.nodes.record[i];
     level.nodes.split_axis[i] = -1;
-    level.records.kind[rec] = kStoreLeaf;
-    level.records.chain[rec] = 0;
+    level.records.SetHead(rec, kStoreLeaf, level.records.Depth(rec), 0);
     level.records.left[rec] = AtomicAdd(&totals->leaf_store_size, level.nodes.count[i]);
     level.records.right[rec] = level.nodes.count[i];
     AtomicAdd(&totals->large_leaves, 1);
@@ -216,8 +214,7 @@ struct SplitLargeNodes {
         if (writer) {
             level.child_count[2 * i] = 0;
             level.child_count[2 * i + 1] = 0;
-            records.depth[rec] = depth;
-            records.chain[rec] = 0;
+            records.SetHead(rec, kUndecided, uint32_t(depth), 0);
         }
         if (depth >= max_depth || MaxComponent(tight.Extent()) <= 0.0f) {
             if (writer) MakeStoreLeaf(level, totals, i);
@@ -250,9 +247,8 @@ struct SplitLargeNodes {
             ChooseBinnedSahSplit(lanes, bins, level.cur, nodes.begin[i], nodes.count[i], cut, cost_traversal,
                                  cost_intersection, &axis, &split, &planar_side);
         if (!writer) return;
-        records.kind[rec] = uint32_t(axis);
-        records.split[rec] = split;
-        records.chain[rec] = chain | uint32_t(cuts);
+        records.SetHead(rec, uint32_t(axis), uint32_t(depth), chain | uint32_t(cuts));
+        records.SetSplit(rec, split);
         nodes.SetRegion(i, cut);
         nodes.split_axis[i] = axis;
         nodes.split_pos[i] = split;
@@ -291,7 +287,7 @@ struct JudgeSplits {
             MakeStoreLeaf(level, totals, i);
             return;
         }
-        const uint32_t cuts = level.records.chain[level.nodes.record[i]] & 7u;
+        const uint32_t cuts = level.records.Chain(level.nodes.record[i]) & 7u;
         if (cuts > 0) AtomicAdd(&totals->empty_space_cuts, cuts);
     }
 };
@@ -340,7 +336,7 @@ struct EmitLargeChildren {
         const uint32_t i = s >> 1;
         const int side = int(s & 1);
         const uint32_t parent = nodes.record[i];
-        const int32_t depth = nodes.depth[i] + int32_t(records.chain[parent] & 7u) + 1;
+        const int32_t depth = nodes.depth[i] + int32_t(records.Chain(parent) & 7u) + 1;
         const Aabb cell = ChildCell(nodes.Region(i), nodes.split_axis[i], nodes.split_pos[i], side);
         const uint32_t begin = level.child_first[s];
         const uint32_t n = level.child_count[s];
@@ -366,8 +362,7 @@ struct EmitLargeChildren {
             EmitSmallRoot(begin, n, root_base + j, root_entry_base + small_count_scan[s], rec, depth, cell, roots,
                           small);
         }
-        records.kind[rec] = kUndecided;  // until its level decides
-        records.depth[rec] = depth;
+        records.SetHead(rec, kUndecided, uint32_t(depth), 0);  // until its level decides
         (side == 0 ? records.left : records.right)[parent] = rec;
     }
 };
@@ -697,8 +692,8 @@ struct EmitSmallChildren {
         const uint32_t i = uint32_t(ii);
         if (!nodes.split[i]) return;
         const uint32_t parent = nodes.record[i];
-        const int axis = int(records.kind[parent]);
-        const float p = records.split[parent];
+        const int axis = int(records.Kind(parent));
+        const float p = records.Split(parent);
         const Aabb cell = nodes.Region(i);
         for (int side = 0; side < 2; ++side) {
             const uint32_t j = 2 * nodes.split_scan[i] + uint32_t(side);
@@ -708,8 +703,7 @@ struct EmitSmallChildren {
             next.mask[j] = child_masks[2 * i + uint32_t(side)];
             next.depth[j] = nodes.depth[i] + 1;
             next.SetRegion(j, ChildCell(cell, axis, p, side));
-            records.kind[rec] = kUndecided;
-            records.depth[rec] = nodes.depth[i] + 1;
+            records.SetHead(rec, kUndecided, uint32_t(nodes.depth[i] + 1), 0);
             (side == 0 ? records.left : records.right)[parent] = rec;
         }
     }
@@ -815,25 +809,24 @@ struct SmallLevelsPass {
 // ---- Output stage (Zhou et al. 2008, Algorithm 5) ----------------------------------------------
 
 // UpPass: subtree sizes in nodes and index-list items, children before parents. Each record's
-// depth, needed no more, becomes its subtree's height, so that the root's is the tree's depth
-// (and then the down pass's address: RecordsView).
+// depth, needed no more, becomes its subtree's height, so that the root's is the tree's depth.
 struct UpPass {
     RecordsView records;
     CA_HD void operator()(int i) const {
         const uint32_t r = uint32_t(i);
-        const uint32_t kind = records.kind[r];
+        const uint32_t kind = records.Kind(r), chain = records.Chain(r);
         if (kind <= kSplitZ) {
-            const uint32_t cuts = records.chain[r] & 7u;
+            const uint32_t cuts = chain & 7u;
             const uint32_t l = records.left[r], rr = records.right[r];
             records.size[r] = 2 * cuts + 1 + records.size[l] + records.size[rr];
             records.items[r] = records.items[l] + records.items[rr];
-            const uint32_t below = records.depth[l] > records.depth[rr] ? records.depth[l] : records.depth[rr];
-            records.depth[r] = cuts + 1 + below;
+            const uint32_t hl = records.Depth(l), hr = records.Depth(rr);
+            records.SetHead(r, kind, cuts + 1 + (hl > hr ? hl : hr), chain);
         } else {
             records.size[r] = 1;
             records.items[r] = kind == kMaskLeaf ? uint32_t(PopCount(records.LeafMask(r)))
                                                  : (kind == kStoreLeaf ? records.right[r] : 0u);
-            records.depth[r] = 0;
+            records.SetHead(r, kind, 0, chain);
         }
     }
 };
@@ -845,9 +838,9 @@ struct TreeTotals {
     CA_HD void operator()(int) const {
         totals->tree_nodes = records.size[0];
         totals->tree_items = records.items[0];
-        totals->tree_depth = int32_t(records.depth[0]);
-        records.address[0] = 0;  // after the depth and items, whose columns these are
-        records.offset[0] = 0;
+        totals->tree_depth = int32_t(records.Depth(0));
+        records.address[0] = 0;
+        records.offset[0] = 0;  // after the items, whose column this is
     }
 };
 
@@ -861,7 +854,7 @@ struct DownPass {
     uint32_t* out_indices;
     CA_HD void operator()(int i) const {
         const uint32_t r = uint32_t(i);
-        const uint32_t kind = records.kind[r];
+        const uint32_t kind = records.Kind(r);
         uint32_t a = records.address[r];
         const uint32_t offset = records.offset[r];
         if (kind == kMaskLeaf) {
@@ -877,7 +870,7 @@ struct DownPass {
             out_nodes[a] = KdNode::Leaf(offset, records.right[r]);
             return;
         }
-        const uint32_t chain = records.chain[r];
+        const uint32_t chain = records.Chain(r);
         const uint32_t cuts = chain & 7u;
         uint32_t rest = records.size[r];  // nodes from the current chain node on
         for (uint32_t c = 0; c < cuts; ++c) {
@@ -897,7 +890,7 @@ struct DownPass {
         }
         const uint32_t l = records.left[r], rr = records.right[r];
         const uint32_t left_items = records.items[l];  // before offset[l] takes its column
-        out_nodes[a] = KdNode::Interior(int(kind), records.split[r], a + 1 + records.size[l]);
+        out_nodes[a] = KdNode::Interior(int(kind), records.Split(r), a + 1 + records.size[l]);
         records.address[l] = a + 1;
         records.address[rr] = a + 1 + records.size[l];
         records.offset[l] = offset;
@@ -915,7 +908,7 @@ struct CopyStoreLeaves {
     uint32_t* out_indices;
     template <class Lanes>
     CA_HD void Run(const Lanes& lanes, NoScratch&, uint32_t r) const {
-        if (records.kind[r] != kStoreLeaf) return;
+        if (records.Kind(r) != kStoreLeaf) return;
         const uint32_t first = records.left[r], n = records.right[r], offset = records.offset[r];
         for (uint32_t j = lanes.Lane(); j < n; j += Lanes::kCount) out_indices[offset + j] = leaf_store[first + j];
     }
@@ -945,24 +938,61 @@ size_t Bytes(const std::vector<Buffer<T>>& v) {
     return bytes;
 }
 
-struct EntryBuffers {
-    Buffer<uint32_t> tri;
-    Buffer<float> box[6];
-    explicit EntryBuffers(MemorySpace s) : tri(s), box{Buffer<float>(s), Buffer<float>(s), Buffer<float>(s),
-                                                       Buffer<float>(s), Buffer<float>(s), Buffer<float>(s)} {}
-    void Reserve(size_t n, bool keep) {
-        Grow(tri, n, keep);
-        for (auto& b : box) Grow(b, n, keep);
-    }
-    size_t Bytes() const {
-        size_t bytes = bfs::Bytes(tri);
-        for (const auto& b : box) bytes += bfs::Bytes(b);
-        return bytes;
-    }
-    EntriesView View() {
+// The lists' columns, each in a StageArea: those of one stage (the large-node stage's entry and
+// node lists, the small-node stage's node lists and masks, the output stage's subtree sizes) share
+// one allocation, which the next stage takes over (docs/benchmarks.md, the build's memory).
+std::vector<size_t> Widths(size_t n, size_t bytes) { return std::vector<size_t>(n, bytes); }
+
+// Triangle references: tri, box[6].
+struct EntryList : AreaList {
+    EntryList() : AreaList(Widths(7, 4)) {}
+    EntriesView View() const {
         EntriesView v;
-        v.tri = tri.data();
-        for (int a = 0; a < 6; ++a) v.box[a] = box[a].data();
+        v.tri = Column<uint32_t>(0);
+        for (int a = 0; a < 6; ++a) v.box[a] = Column<float>(1 + a);
+        return v;
+    }
+};
+
+// record, begin, count, useless_run, chunk_count, chunk_first, count_scan, key[6], depth,
+// split_axis, planar_side, region[6], split_pos.
+struct LargeNodeList : AreaList {
+    LargeNodeList() : AreaList(Widths(23, 4)) {}
+    LargeNodesView View() const {
+        LargeNodesView v;
+        v.record = Column<uint32_t>(0);
+        v.begin = Column<uint32_t>(1);
+        v.count = Column<uint32_t>(2);
+        v.useless_run = Column<uint32_t>(3);
+        v.chunk_count = Column<uint32_t>(4);
+        v.chunk_first = Column<uint32_t>(5);
+        v.count_scan = Column<uint32_t>(6);
+        for (int a = 0; a < 6; ++a) v.key[a] = Column<uint32_t>(7 + a);
+        v.depth = Column<int32_t>(13);
+        v.split_axis = Column<int32_t>(14);
+        v.planar_side = Column<int32_t>(15);
+        for (int a = 0; a < 6; ++a) v.region[a] = Column<float>(16 + a);
+        v.split_pos = Column<float>(22);
+        return v;
+    }
+};
+
+// record, root, split, split_scan, depth, region[6] (4 bytes each), mask (8 bytes).
+struct SmallNodeList : AreaList {
+    SmallNodeList() : AreaList([] {
+        std::vector<size_t> w = Widths(11, 4);
+        w.push_back(8);
+        return w;
+    }()) {}
+    SmallNodesView View() const {
+        SmallNodesView v;
+        v.record = Column<uint32_t>(0);
+        v.root = Column<uint32_t>(1);
+        v.split = Column<uint32_t>(2);
+        v.split_scan = Column<uint32_t>(3);
+        v.depth = Column<int32_t>(4);
+        for (int a = 0; a < 6; ++a) v.region[a] = Column<float>(5 + a);
+        v.mask = Column<uint64_t>(11);
         return v;
     }
 };
@@ -974,100 +1004,54 @@ std::vector<Buffer<T>> MakeBuffers(MemorySpace s, int n) {
     return v;
 }
 
-struct LargeNodeBuffers {
-    std::vector<Buffer<uint32_t>> u;  // record, begin, count, useless_run, chunk_count, chunk_first, count_scan, key[6]
-    std::vector<Buffer<int32_t>> s;   // depth, split_axis, planar_side
-    std::vector<Buffer<float>> f;     // region[6], split_pos
-    explicit LargeNodeBuffers(MemorySpace sp) : u(MakeBuffers<uint32_t>(sp, 13)), s(MakeBuffers<int32_t>(sp, 3)),
-                                                f(MakeBuffers<float>(sp, 7)) {}
-    void Reserve(size_t n, bool keep) {
-        for (auto& b : u) Grow(b, n, keep);
-        for (auto& b : s) Grow(b, n, keep);
-        for (auto& b : f) Grow(b, n, keep);
-    }
-    size_t Bytes() const { return bfs::Bytes(u) + bfs::Bytes(s) + bfs::Bytes(f); }
-    LargeNodesView View() {
-        LargeNodesView v;
-        v.record = u[0].data();
-        v.begin = u[1].data();
-        v.count = u[2].data();
-        v.useless_run = u[3].data();
-        v.chunk_count = u[4].data();
-        v.chunk_first = u[5].data();
-        v.count_scan = u[6].data();
-        for (int a = 0; a < 6; ++a) v.key[a] = u[7 + a].data();
-        v.depth = s[0].data();
-        v.split_axis = s[1].data();
-        v.planar_side = s[2].data();
-        for (int a = 0; a < 6; ++a) v.region[a] = f[a].data();
-        v.split_pos = f[6].data();
-        return v;
-    }
-};
-
-struct SmallNodeBuffers {
-    std::vector<Buffer<uint32_t>> u;  // record, root, split, split_scan
-    Buffer<uint64_t> mask;
-    Buffer<int32_t> depth;
-    std::vector<Buffer<float>> region;
-    explicit SmallNodeBuffers(MemorySpace sp)
-        : u(MakeBuffers<uint32_t>(sp, 4)), mask(sp), depth(sp), region(MakeBuffers<float>(sp, 6)) {}
-    void Reserve(size_t n, bool keep) {
-        for (auto& b : u) Grow(b, n, keep);
-        Grow(mask, n, keep);
-        Grow(depth, n, keep);
-        for (auto& b : region) Grow(b, n, keep);
-    }
-    size_t Bytes() const { return bfs::Bytes(u) + bfs::Bytes(mask) + bfs::Bytes(depth) + bfs::Bytes(region); }
-    SmallNodesView View() {
-        SmallNodesView v;
-        v.record = u[0].data();
-        v.root = u[1].data();
-        v.split = u[2].data();
-        v.split_scan = u[3].data();
-        v.mask = mask.data();
-        v.depth = depth.data();
-        for (int a = 0; a < 6; ++a) v.region[a] = region[a].data();
-        return v;
-    }
-};
-
+// The records' columns for the whole build. The output stage's subtree sizes are in the stage
+// area (OutputColumns) instead: they have no use before it.
 struct RecordBuffers {
-    std::vector<Buffer<uint32_t>> u;  // kind, left, right, chain, size, items (then offset), depth (then address)
-    Buffer<float> split, cuts;
-    explicit RecordBuffers(MemorySpace sp) : u(MakeBuffers<uint32_t>(sp, 7)), split(sp), cuts(sp) {}
+    std::vector<Buffer<uint32_t>> u;  // head, split, left, right
+    Buffer<float> cuts;
+    explicit RecordBuffers(MemorySpace sp) : u(MakeBuffers<uint32_t>(sp, 4)), cuts(sp) {}
     // Only large-stage records have cut chains: small-stage levels pass with_cuts = false.
     void Reserve(size_t n, bool with_cuts) {
         for (auto& b : u) Grow(b, n, true);
-        Grow(split, n, true);
         if (with_cuts) Grow(cuts, 6 * n, true);
     }
-    size_t Bytes() const { return bfs::Bytes(u) + bfs::Bytes(split) + bfs::Bytes(cuts); }
+    size_t Bytes() const { return bfs::Bytes(u) + bfs::Bytes(cuts); }
+    // The output stage's columns are null until it adds them (OutputColumns).
     RecordsView View() {
-        RecordsView v;
-        v.kind = u[0].data();
-        v.left = u[1].data();
-        v.right = u[2].data();
-        v.chain = u[3].data();
-        v.size = u[4].data();
-        v.items = v.offset = u[5].data();
-        v.depth = v.address = u[6].data();
-        v.split = split.data();
+        RecordsView v{};
+        v.head = u[0].data();
+        v.split = u[1].data();
+        v.left = u[2].data();
+        v.right = u[3].data();
         v.cuts = cuts.data();
         return v;
     }
 };
 
+// The output stage's columns of the records: size, items (then offset), address.
+struct OutputColumns : AreaList {
+    OutputColumns() : AreaList(Widths(3, 4)) {}
+    void AddTo(RecordsView& v) const {
+        v.size = Column<uint32_t>(0);
+        v.items = v.offset = Column<uint32_t>(1);
+        v.address = Column<uint32_t>(2);
+    }
+};
+
+// The small-node stage's split candidates' masks for one batch of roots: left, right. Their size
+// is known before they are filled, and they are not grown again.
+struct CandidateMasks : AreaList {
+    CandidateMasks() : AreaList(Widths(2, 8), Growth::Exact) {}
+};
+
 struct SmallRootBuffers {
     Buffer<uint32_t> first, count, source, entry_root;
-    EntryBuffers store;
-    Buffer<uint64_t> cand_left, cand_right;  // the masks of one batch's candidates
-    uint32_t cand_entry_first = 0;            // the batch's first entry
-    explicit SmallRootBuffers(MemorySpace sp)
-        : first(sp), count(sp), source(sp), entry_root(sp), store(sp), cand_left(sp), cand_right(sp) {}
+    EntryList store;
+    CandidateMasks cand;            // the masks of one batch's candidates
+    uint32_t cand_entry_first = 0;  // the batch's first entry
+    explicit SmallRootBuffers(MemorySpace sp) : first(sp), count(sp), source(sp), entry_root(sp) {}
     size_t Bytes() const {
-        return bfs::Bytes(first) + bfs::Bytes(count) + bfs::Bytes(source) + bfs::Bytes(entry_root) + store.Bytes() +
-               bfs::Bytes(cand_left) + bfs::Bytes(cand_right);
+        return bfs::Bytes(first) + bfs::Bytes(count) + bfs::Bytes(source) + bfs::Bytes(entry_root);
     }
     SmallRootsView View() {
         SmallRootsView v;
@@ -1076,8 +1060,8 @@ struct SmallRootBuffers {
         v.source = source.data();
         v.store = store.View();
         v.entry_root = entry_root.data();
-        v.cand_left = cand_left.data();
-        v.cand_right = cand_right.data();
+        v.cand_left = cand.Column<uint64_t>(0);
+        v.cand_right = cand.Column<uint64_t>(1);
         v.cand_entry_first = cand_entry_first;
         return v;
     }
@@ -1093,14 +1077,18 @@ struct BfsSahBuilder::Impl {
     SahParams params;
     BfsBuildStats stats;
     MemorySpace space;
-    EntryBuffers entries[2];
-    LargeNodeBuffers large[2];
-    SmallNodeBuffers small[2];
-    SmallNodeBuffers root_nodes;  // the small roots as the large-node stage makes them
+    // The lists of one stage share stage_area (Build begins each stage); the small roots and their
+    // store live through the large-node and small-node stages, each list in an area of its own.
+    StageArea stage_area, root_area, store_area;
+    EntryList entries[2];
+    LargeNodeList large[2];
+    SmallNodeList small[2];
+    SmallNodeList root_nodes;  // the small roots as the large-node stage makes them
+    AreaList child_masks{{8}};  // a small level's children's triangles (SmallSplitPass)
+    OutputColumns subtree;
     RecordBuffers records;
     SmallRootBuffers roots;
     Buffer<uint32_t> child_count, child_first, leaf_store;
-    Buffer<uint64_t> child_masks;  // a small level's children's triangles (SmallSplitPass)
     Buffer<uint32_t> item_scan;   // LargeLevelsPass's prefix lists
     Buffer<LargeRun> large_run;   // LargeLevelsPass's state
     Buffer<SmallRun> small_run;   // SmallLevelsPass's state
@@ -1112,16 +1100,14 @@ struct BfsSahBuilder::Impl {
         : backend(b),
           params(p),
           space(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host),
-          entries{EntryBuffers(space), EntryBuffers(space)},
-          large{LargeNodeBuffers(space), LargeNodeBuffers(space)},
-          small{SmallNodeBuffers(space), SmallNodeBuffers(space)},
-          root_nodes(space),
+          stage_area(space),
+          root_area(space),
+          store_area(space),
           records(space),
           roots(space),
           child_count(space),
           child_first(space),
           leaf_store(space),
-          child_masks(space),
           item_scan(space),
           large_run(space),
           small_run(space),
@@ -1131,6 +1117,8 @@ struct BfsSahBuilder::Impl {
         large_run.Resize(1);
         small_run.Resize(1);
         level_bounds.reserve(2 * size_t(p.max_depth) + 5);  // an entry per level of either stage
+        root_area.BeginStage({&root_nodes});
+        store_area.BeginStage({&roots.store});
     }
 
     LevelTotals ReadTotals() const {
@@ -1141,10 +1129,8 @@ struct BfsSahBuilder::Impl {
 
     void Build(Span<const Triangle> triangles, SahTree& out);
     size_t WorkBytes() const {
-        size_t bytes = records.Bytes() + roots.Bytes() + root_nodes.Bytes() + Bytes(child_count) + Bytes(child_first) +
-                       Bytes(leaf_store) + Bytes(child_masks) + Bytes(item_scan) + Bytes(slots);
-        for (int i = 0; i < 2; ++i) bytes += entries[i].Bytes() + large[i].Bytes() + small[i].Bytes();
-        return bytes;
+        return stage_area.Bytes() + root_area.Bytes() + store_area.Bytes() + records.Bytes() + roots.Bytes() +
+               Bytes(child_count) + Bytes(child_first) + Bytes(leaf_store) + Bytes(item_scan) + Bytes(slots);
     }
     // Returns the small roots and their store entries.
     void LargeStage(const Triangle* triangles, uint32_t n, uint32_t* record_count, uint32_t* root_count,
@@ -1189,13 +1175,13 @@ bool BfsSahBuilder::Impl::RunLargeLevels(const Triangle* triangles, uint32_t n, 
     Grow(roots.entry_root, s.s_entries + 2 * more, true);
     Grow(leaf_store, s.leaf_store_size + more, true);
     LargeRunRoom room;
-    room.entries = uint32_t(std::min(entries[0].tri.size(), entries[1].tri.size()));
+    room.entries = uint32_t(std::min(entries[0].size(), entries[1].size()));
     room.nodes = uint32_t(std::min(
-        {large[0].u[0].size(), large[1].u[0].size(), child_count.size() / 2, child_first.size() / 2, slots[0].size()}));
+        {large[0].size(), large[1].size(), child_count.size() / 2, child_first.size() / 2, slots[0].size()}));
     room.items = uint32_t(item_scan.size());
     room.records = uint32_t(records.u[0].size());
-    room.small_roots = uint32_t(std::min(root_nodes.u[0].size(), roots.first.size()));
-    room.root_entries = uint32_t(std::min(roots.store.tri.size(), roots.entry_root.size()));
+    room.small_roots = uint32_t(std::min(root_nodes.size(), roots.first.size()));
+    room.root_entries = uint32_t(std::min(roots.store.size(), roots.entry_root.size()));
     room.leaf_store = uint32_t(leaf_store.size());
     LargeRunState start = s;
     start.levels = 0;
@@ -1262,7 +1248,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         // Room for this level's outputs, all bounded by twice its inputs. The children's entries
         // take that room without a read-back while it is small or already there; else the level
         // reads their count back first (kChildEntriesWithoutReadBack).
-        const bool child_entries_bounded = entries[nxt].tri.capacity() >= 2 * size_t(entry_count) ||
+        const bool child_entries_bounded = entries[nxt].capacity() >= 2 * size_t(entry_count) ||
                                            2 * size_t(entry_count) <= kChildEntriesWithoutReadBack;
         if (child_entries_bounded) entries[nxt].Reserve(2 * size_t(entry_count), false);
         large[nxt].Reserve(slot_count, false);
@@ -1284,7 +1270,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         roots.store.Reserve(size_t(s_entries) + copied_in_block, true);
         Grow(roots.entry_root, size_t(s_entries) + 2 * size_t(entry_count), true);
 
-        LargeNodesView nodes = large[cur].View();
+        const LargeNodesView nodes = large[cur].View();
         if (!s.chunks_counted) {
             ParallelFor(backend, "kdtree count chunks", active, CountChunks{nodes, chunk});
             ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.count, active),
@@ -1292,9 +1278,12 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
             ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.chunk_count, active),
                                     Span<uint32_t>(nodes.chunk_first, active));
         }
-        LargeLevelView level{nodes,          active,         chunk,              entries[cur].View(),
-                             entries[nxt].View(), triangles, records.View(), child_count.data(),
-                             child_first.data(),  leaf_store.data()};
+        const auto level_view = [&] {
+            return LargeLevelView{large[cur].View(),   active,    chunk,          entries[cur].View(),
+                                  entries[nxt].View(), triangles, records.View(), child_count.data(),
+                                  child_first.data(),  leaf_store.data()};
+        };
+        LargeLevelView level = level_view();
         const uint32_t chunk_bound = entry_count / chunk + active;
         ChunkBounds(backend, level, chunk_bound);
         // Triangles that straddle most planes (long ones filling a volume) keep most of a node's
@@ -1312,7 +1301,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         if (!child_entries_bounded) {
             const Span<uint32_t> firsts(child_first.data(), slot_count);
             entries[nxt].Reserve(ExclusiveScanTotal<uint32_t>(backend, firsts, firsts), false);
-            level.next = entries[nxt].View();
+            level = level_view();  // the stage area's lists may have moved
         }
         ChunkClassify(backend, level, chunk_bound);
 
@@ -1355,15 +1344,13 @@ void BfsSahBuilder::Impl::SmallStage(const Triangle* triangles, uint32_t root_co
                                      uint32_t* record_count) {
     stats.small_roots = root_count;
     if (root_count == 0) return;
+    stage_area.BeginStage({&small[0], &small[1], &roots.cand, &child_masks});
     const std::vector<RootBatch> batches = RootBatches(root_count, root_entries);
     stats.small_batches = int(batches.size());
     SmallRunState s;  // the loop's variables
     s.rec_count = *record_count;
     for (const RootBatch& batch : batches) {
-        for (Buffer<uint64_t>* cand : {&roots.cand_left, &roots.cand_right}) {
-            cand->Reserve(6 * size_t(batch.entries), false);  // exactly: they are not grown again
-            cand->Resize(6 * size_t(batch.entries), false);
-        }
+        roots.cand.Reserve(6 * size_t(batch.entries), false);
         roots.cand_entry_first = batch.first_entry;
         ParallelFor(backend, "kdtree preprocess small nodes", 6 * size_t(batch.entries), PreprocessSmallNodes{roots.View()});
         small[0].Reserve(batch.roots, false);
@@ -1379,15 +1366,15 @@ void BfsSahBuilder::Impl::SmallStage(const Triangle* triangles, uint32_t root_co
             stats.small_nodes += active;
             stats.peak_active_nodes = std::max<uint64_t>(stats.peak_active_nodes, active);
             small[nxt].Reserve(2 * size_t(active), false);
-            Grow(child_masks, 2 * size_t(active), false);
+            child_masks.Reserve(2 * size_t(active), false);
             records.Reserve(size_t(rec_count) + 2 * size_t(active), false);
             SmallNodesView nodes = small[cur].View();
             SplitSmallNodes(backend,
-                            SmallSplitPass{nodes, roots.View(), records.View(), triangles, child_masks.data(),
+                            SmallSplitPass{nodes, roots.View(), records.View(), triangles, child_masks.Column<uint64_t>(0),
                                            params.cost_traversal, params.cost_intersection, params.max_depth,
                                            params.test_small_stage_straddlers},
                             active, batch.entries);
-            const EmitSmallChildren children{nodes, small[nxt].View(), records.View(), child_masks.data(), rec_count};
+            const EmitSmallChildren children{nodes, small[nxt].View(), records.View(), child_masks.Column<uint64_t>(0), rec_count};
             if (active <= uint32_t(params.children_in_one_block_max)) {
                 ParallelForBlocks(backend, "kdtree small children", 1, SmallChildrenPass{children, totals.data(), active});
             } else {
@@ -1432,10 +1419,10 @@ bool BfsSahBuilder::Impl::RunSmallLevels(const Triangle* triangles, SmallRunStat
     const size_t most = std::min<size_t>(node_limit, 4 * size_t(s.active));
     small[s.cur].Reserve(2 * most, true);
     small[1 - s.cur].Reserve(2 * most, false);
-    Grow(child_masks, 2 * most, false);
+    child_masks.Reserve(2 * most, false);
     records.Reserve(s.rec_count + 8 * most, false);
     SmallRunRoom room;
-    room.nodes = uint32_t(std::min(small[0].u[0].size(), small[1].u[0].size()));
+    room.nodes = uint32_t(std::min(small[0].size(), small[1].size()));
     room.split_nodes = uint32_t(child_masks.size() / 2);
     room.records = uint32_t(records.u[0].size());
     SmallRunState start = s;
@@ -1444,7 +1431,7 @@ bool BfsSahBuilder::Impl::RunSmallLevels(const Triangle* triangles, SmallRunStat
     if (!SmallLevelFitsRun(start, room, node_limit)) return false;
     ParallelForBlocks(backend, "kdtree small levels", 1,
                       SmallLevelsPass{{small[0].View(), small[1].View()}, roots.View(), records.View(),
-                                      child_masks.data(), triangles, totals.data(), start, small_run.data(), room,
+                                      child_masks.Column<uint64_t>(0), triangles, totals.data(), start, small_run.data(), room,
                                       node_limit, params});
     SmallRun run;
     CopyBytes(&run, MemorySpace::Host, small_run.data(), space, sizeof(run));
@@ -1460,7 +1447,10 @@ bool BfsSahBuilder::Impl::RunSmallLevels(const Triangle* triangles, SmallRunStat
 }
 
 void BfsSahBuilder::Impl::Output(uint32_t record_count, uint32_t large_records, SahTree& out) {
+    stage_area.BeginStage({&subtree});
+    subtree.Reserve(record_count, false);
     RecordsView rv = records.View();
+    subtree.AddTo(rv);
     ParallelForLevels(backend, "kdtree up pass", level_bounds, LevelOrder::Up, UpPass{rv});
     ParallelFor(backend, "kdtree tree totals", 1, TreeTotals{rv, totals.data()});
     const LevelTotals t = ReadTotals();
@@ -1500,6 +1490,7 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
     const auto since = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
     Clock::time_point start = Clock::now();
     uint32_t record_count = 1, root_count = 0, root_entries = 0;
+    stage_area.BeginStage({&entries[0], &entries[1], &large[0], &large[1]});
     if (n <= uint32_t(params.small_node_threshold)) {
         // Too few triangles for the large-node stage: the root is the only small root.
         records.Reserve(1, true);

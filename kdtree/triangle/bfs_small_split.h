@@ -165,16 +165,14 @@ struct SmallSplitPass {
     CA_HD void Decide(uint32_t i, const SplitChoice& best, bool split, const ChildMasks& masks) const {
         const uint32_t rec = nodes.record[i];
         const uint64_t mask = nodes.mask[i];
-        records.depth[rec] = nodes.depth[i];
-        records.chain[rec] = 0;
         if (split) {
-            records.kind[rec] = best.axis;
-            records.split[rec] = best.position;
+            records.SetHead(rec, best.axis, uint32_t(nodes.depth[i]), 0);
+            records.SetSplit(rec, best.position);
             child_masks[2 * i] = masks.side[0];
             child_masks[2 * i + 1] = masks.side[1];
             nodes.split[i] = 1;
         } else {
-            records.kind[rec] = kMaskLeaf;
+            records.SetHead(rec, kMaskLeaf, uint32_t(nodes.depth[i]), 0);
             records.left[rec] = nodes.root[i];
             records.SetLeafMask(rec, mask);
             nodes.split[i] = 0;
