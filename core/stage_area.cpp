@@ -63,11 +63,13 @@ void StageArea::Grow(AreaList& list, size_t capacity, bool keep) {
     std::vector<std::vector<size_t>> offsets;
     const size_t bytes = Layout(capacities, &offsets);
     const auto kept_items = [&](const AreaList& l) { return &l == &list && !keep ? size_t(0) : l.size_; };
-    // Lists laid out after the grown one move; where none of those that move has items and the
-    // memory has room (a stage's first run, the lists growing in turn), the layout changes in place.
+    // The grown list's columns after its first, and the lists laid out after it, move; where none
+    // of the columns that move has items to keep and the memory has room (a stage's first run, its
+    // lists growing in turn), the layout changes in place.
     bool in_place = bytes <= memory_.capacity();
     for (size_t l = 0; l < lists_.size() && in_place; ++l)
-        if (kept_items(*lists_[l]) > 0 && lists_[l]->columns_[0] != memory_.data() + offsets[l][0]) in_place = false;
+        for (size_t c = 0; c < offsets[l].size() && in_place; ++c)
+            if (kept_items(*lists_[l]) > 0 && lists_[l]->columns_[c] != memory_.data() + offsets[l][c]) in_place = false;
     if (in_place) {
         for (size_t l = 0; l < lists_.size(); ++l)
             for (size_t c = 0; c < offsets[l].size(); ++c) lists_[l]->columns_[c] = memory_.data() + offsets[l][c];

@@ -59,6 +59,20 @@ TEST(StageArea, GrowingAListKeepsTheStagesItems) {
     EXPECT_EQ(b.size(), 20000u);
 }
 
+TEST(StageArea, GrowingTheLastListInItsRoomKeepsItsItems) {
+    StageArea area(MemorySpace::Host);
+    AreaList big({4}), last({4, 4, 4});
+    area.BeginStage({&big});
+    big.Reserve(100000, false);  // room for the next stage's lists to grow into
+    area.BeginStage({&last});
+    last.Reserve(100, false);
+    Fill(last, 3, 100, 5);
+    const size_t bytes = area.Bytes();
+    last.Reserve(1000, true);  // its second and third columns move within the memory it has
+    EXPECT_EQ(area.Bytes(), bytes);
+    EXPECT_TRUE(Holds(last, 3, 100, 5));
+}
+
 TEST(StageArea, TheNextStageTakesOverTheMemory) {
     StageArea area(MemorySpace::Host);
     AreaList large({4, 4}), small({8});
