@@ -113,22 +113,29 @@ struct RecordsView {
     CA_HD uint64_t LeafMask(uint32_t r) const { return uint64_t(right[r]) | uint64_t(split[r]) << 32; }
 };
 
-// Small roots (Zhou et al. 2008, section 3.2): each keeps its triangles sorted by index, with their
-// boxes, and the left/right masks of its split candidates.
+// Small roots (Zhou et al. 2008, section 3.2): each keeps its triangles sorted by index in the root
+// store. The small-node stage takes the roots in batches; for one batch at a time (its entries
+// from batch_first on) it holds each entry's root and box (the triangle clipped to the root's
+// cell: RootEntryBox) and the left/right masks of its split candidates.
 struct SmallRootsView {
     uint32_t* first;  // first entry in the root store
     uint32_t* count;
     uint32_t* source;  // while the large-node stage runs: its first entry in the list it came from
-    EntriesView store;
-    uint32_t* entry_root;  // root of each store entry
+    uint32_t* tri;     // the root store: each entry's triangle
+    uint32_t batch_first;
+    uint32_t* batch_root;  // the batch's entries' roots
+    float* batch_box[6];   // the batch's entries' boxes
     // Candidate c = 6 * entry + 2 * axis + side (side 0: the box's lower face, 1: upper face).
-    // Their masks are held for one batch of roots at a time, whose entries start at
-    // cand_entry_first.
     uint64_t* cand_left;
     uint64_t* cand_right;
-    uint32_t cand_entry_first;
-    CA_HD uint64_t& CandLeft(uint32_t c) const { return cand_left[c - 6 * cand_entry_first]; }
-    CA_HD uint64_t& CandRight(uint32_t c) const { return cand_right[c - 6 * cand_entry_first]; }
+    CA_HD uint32_t& EntryRoot(uint32_t e) const { return batch_root[e - batch_first]; }
+    // Bound k of entry e's box: k = 0..2 the lower corner's x, y, z, 3..5 the upper corner's.
+    CA_HD float& BoxBound(int k, uint32_t e) const { return batch_box[k][e - batch_first]; }
+    CA_HD Aabb Box(uint32_t e) const {
+        return Aabb(Vec3(BoxBound(0, e), BoxBound(1, e), BoxBound(2, e)), Vec3(BoxBound(3, e), BoxBound(4, e), BoxBound(5, e)));
+    }
+    CA_HD uint64_t& CandLeft(uint32_t c) const { return cand_left[c - 6 * batch_first]; }
+    CA_HD uint64_t& CandRight(uint32_t c) const { return cand_right[c - 6 * batch_first]; }
 };
 
 struct SmallNodesView : RegionColumns {
@@ -217,13 +224,29 @@ CA_HD inline Aabb ChildCell(const Aabb& cell, int axis, float p, int side) {
     return c;
 }
 
-// The box of an entry in a child: unchanged unless the triangle crosses the plane, then the box of
-// the triangle clipped to the child's cell (falling back to the cut box if rounding empties it).
+// The box of triangle t, whose box so far is entry, in cell: the triangle clipped to the cell
+// (falling back to the cut box if rounding empties it).
+CA_HD inline Aabb ClippedEntryBox(const Triangle& t, const Aabb& entry, const Aabb& cell) {
+    const Aabb cut = BoxIntersection(entry, cell);
+    const Aabb clipped = BoxIntersection(WidenedClippedTriangleBounds(t, cell), cut);
+    return clipped.Empty() ? cut : clipped;
+}
+
+// The box of an entry in a child: unchanged unless the triangle crosses the plane, then clipped.
 CA_HD inline Aabb ChildEntryBox(const Triangle& t, const Aabb& entry, const Aabb& child_cell, int axis) {
     if (!(entry.lo[axis] < child_cell.lo[axis] || entry.hi[axis] > child_cell.hi[axis])) return entry;
-    const Aabb cut = BoxIntersection(entry, child_cell);
-    const Aabb clipped = BoxIntersection(WidenedClippedTriangleBounds(t, child_cell), cut);
-    return clipped.Empty() ? cut : clipped;
+    return ClippedEntryBox(t, entry, child_cell);
+}
+
+// The box of a small root's entry: its triangle's box, clipped where the triangle leaves the root's
+// cell. The large-node stage clipped it at each plane it crossed on the way down, which this
+// equals up to rounding; the small-node stage works it out per batch, so that the root store need
+// not hold a box an entry (bfs_builder.cpp, BatchEntryBoxes).
+CA_HD inline Aabb RootEntryBox(const Triangle& t, const Aabb& cell) {
+    const Aabb box = TriangleBox(t);
+    for (int a = 0; a < 3; ++a)
+        if (box.lo[a] < cell.lo[a] || box.hi[a] > cell.hi[a]) return ClippedEntryBox(t, box, cell);
+    return box;
 }
 
 // A child of no thickness on a cell's face (the small-node stage's cut of the triangles lying in

@@ -72,7 +72,6 @@ struct InitRoot {
 CA_HD inline void EmitSmallRoot(uint32_t begin, uint32_t n, uint32_t root, uint32_t first, uint32_t record,
                                 int32_t depth, const Aabb& cell, const SmallRootsView& roots,
                                 const SmallNodesView& small) {
-    for (uint32_t j = 0; j < n; ++j) roots.entry_root[first + j] = root;
     roots.first[root] = first;
     roots.count[root] = n;
     roots.source[root] = begin;
@@ -83,26 +82,29 @@ CA_HD inline void EmitSmallRoot(uint32_t begin, uint32_t n, uint32_t root, uint3
     small.SetRegion(root, cell);
 }
 
-// Copies the entries of the small roots that own root-store entries first_entry, ... into the store,
-// sorted by triangle index, so that the masks, the candidate order and the leaves' index order do
-// not depend on the order in which the GPU's atomics laid the entries out. One item per entry: the
-// root's j-th source entry goes to its rank (at most 64 comparisons), where one thread sorting a
-// root's entries kept the GPU waiting on it (docs/benchmarks-history.md, run 13).
+// Copies the triangles of a level's new small roots (root_count of them from first_root, owning the
+// root-store entries from first_entry on) into the store, sorted by index, so that the masks, the
+// candidate order and the leaves' index order do not depend on the order in which the GPU's atomics
+// laid the entries out. One item per entry: it finds its root among the new ones (their first
+// entries increase), and the root's j-th source entry goes to its rank (at most 64 comparisons),
+// where one thread sorting a root's entries kept the GPU waiting on it
+// (docs/benchmarks-history.md, run 13).
 struct CopySmallRootEntries {
-    EntriesView src;
+    const uint32_t* src_tri;
     SmallRootsView roots;
-    uint32_t first_entry;
+    uint32_t first_entry, first_root, root_count;
     CA_HD void operator()(int i) const {
-        const uint32_t root = roots.entry_root[first_entry + uint32_t(i)];
+        const uint32_t e = first_entry + uint32_t(i);
+        const uint32_t root = first_root + LastAtOrBelow(roots.first + first_root, root_count, e);
         const uint32_t first = roots.first[root], n = roots.count[root], begin = roots.source[root];
-        const uint32_t j = first_entry + uint32_t(i) - first;
-        const uint32_t t = src.tri[begin + j];
+        const uint32_t j = e - first;
+        const uint32_t t = src_tri[begin + j];
         uint32_t rank = 0;
         for (uint32_t k = 0; k < n; ++k) {
-            const uint32_t other = src.tri[begin + k];
+            const uint32_t other = src_tri[begin + k];
             rank += other < t || (other == t && k < j);
         }
-        roots.store.Set(first + rank, t, src.Box(begin + j));
+        roots.tri[first + rank] = t;
     }
 };
 
@@ -407,7 +409,7 @@ struct LargeChildrenPass {
     using Scratch = NoScratch;
     FlagSlots flags;               // writes slots[0, 4)
     EmitLargeChildren children;    // reads slots[0] and the scans slots[4], slots[5], slots[7]
-    CopySmallRootEntries copy;
+    CopySmallRootEntries copy;     // its root_count: the level's new small roots (slots' sums[1])
     uint32_t* slots[8];            // as the host's slot buffers: four flag lists, then their scans
     LevelTotals* totals;
     uint32_t chunk_size;
@@ -428,8 +430,11 @@ struct LargeChildrenPass {
             totals->new_small_entries = sums[3];
         }
         block.Sync();
-        if (sums[3] <= copy_max)
-            for (uint32_t j = block.Lane(); j < sums[3]; j += Block::kCount) copy(int(j));
+        if (sums[3] <= copy_max) {
+            CopySmallRootEntries level_copy = copy;
+            level_copy.root_count = sums[1];
+            for (uint32_t j = block.Lane(); j < sums[3]; j += Block::kCount) level_copy(int(j));
+        }
         const LargeNodesView& next = children.next_nodes;
         const CountChunks count_chunks{next, chunk_size};
         for (uint32_t j = block.Lane(); j < sums[0]; j += Block::kCount) count_chunks(int(j));
@@ -627,7 +632,7 @@ struct LargeLevelsPass {
                                              slot_count, slots[0],  slots[4],  slots[5],   slots[7],
                                              s.rec_count, s.s_roots, s.s_entries, params.cost_traversal,
                                              params.cost_intersection};
-            const CopySmallRootEntries copy{entries[nxt], roots, s.s_entries};
+            const CopySmallRootEntries copy{entries[nxt].tri, roots, s.s_entries, s.s_roots, 0};
             LargeChildrenPass{flags, children, copy, {slots[0], slots[1], slots[2], slots[3], slots[4], slots[5], slots[6], slots[7]},
                               totals, chunk, ~0u}
                 .Run(block, none, 0);
@@ -641,6 +646,31 @@ struct LargeLevelsPass {
 
 // ---- Small-node stage (Zhou et al. 2008, Algorithm 4; Chang et al. 2013, section 13.3) ---------
 
+// The roots of a batch's entries: a thread a root.
+struct BatchEntryRoots {
+    SmallRootsView roots;
+    uint32_t first_root;
+    CA_HD void operator()(int i) const {
+        const uint32_t root = first_root + uint32_t(i), first = roots.first[root], n = roots.count[root];
+        for (uint32_t j = 0; j < n; ++j) roots.EntryRoot(first + j) = root;
+    }
+};
+
+// The boxes of a batch's entries (RootEntryBox): a thread an entry.
+struct BatchEntryBoxes {
+    SmallRootsView roots;
+    SmallNodesView root_nodes;  // the small roots' cells
+    const Triangle* triangles;
+    CA_HD void operator()(int i) const {
+        const uint32_t e = roots.batch_first + uint32_t(i);
+        const Aabb box = RootEntryBox(triangles[roots.tri[e]], root_nodes.Region(roots.EntryRoot(e)));
+        for (int a = 0; a < 3; ++a) {
+            roots.BoxBound(a, e) = box.lo[a];
+            roots.BoxBound(3 + a, e) = box.hi[a];
+        }
+    }
+};
+
 // PreprocessSmallNodes: the candidates are the faces of the small root's triangles' boxes, each
 // with the masks of the root's triangles on its left and right, computed once. Triangles lying in
 // a candidate's plane go to one side only, as in Wald and Havran 2006: to the left for a box's
@@ -648,18 +678,18 @@ struct LargeLevelsPass {
 // both choices are candidates and the SAH picks the cheaper; putting them on both sides, as the
 // large-node stage does, counted every flat face of a machined part twice.
 struct PreprocessSmallNodes {
-    SmallRootsView roots;  // the batch's candidates: those of its entries, from cand_entry_first on
+    SmallRootsView roots;  // the batch's candidates: those of its entries, from batch_first on
     CA_HD void operator()(int cc) const {
-        const uint32_t c = 6 * roots.cand_entry_first + uint32_t(cc);
+        const uint32_t c = 6 * roots.batch_first + uint32_t(cc);
         const uint32_t e = c / 6, axis = (c % 6) / 2, upper = c & 1;
-        const float p = roots.store.box[3 * upper + axis][e];
-        const uint32_t root = roots.entry_root[e];
+        const float p = roots.BoxBound(int(3 * upper + axis), e);
+        const uint32_t root = roots.EntryRoot(e);
         const uint32_t first = roots.first[root], n = roots.count[root];
         uint64_t left_mask = 0, right_mask = 0;
         for (uint32_t j = 0; j < n; ++j) {
             bool left, right;
-            ClassifyExtent(roots.store.box[axis][first + j], roots.store.box[3 + axis][first + j], p, int(upper), &left,
-                           &right);
+            ClassifyExtent(roots.BoxBound(int(axis), first + j), roots.BoxBound(int(3 + axis), first + j), p, int(upper),
+                           &left, &right);
             left_mask |= uint64_t(left) << j;
             right_mask |= uint64_t(right) << j;
         }
@@ -862,7 +892,7 @@ struct DownPass {
             const uint32_t first = roots.first[records.left[r]];
             uint32_t n = 0;
             for (uint32_t j = 0; j < 64; ++j)
-                if ((mask >> j) & 1u) out_indices[offset + n++] = roots.store.tri[first + j];
+                if ((mask >> j) & 1u) out_indices[offset + n++] = roots.tri[first + j];
             out_nodes[a] = KdNode::Leaf(offset, n);
             return;
         }
@@ -1038,31 +1068,34 @@ struct OutputColumns : AreaList {
     }
 };
 
-// The small-node stage's split candidates' masks for one batch of roots: left, right. Their size
-// is known before they are filled, and they are not grown again.
+// The small-node stage's lists for one batch of roots, whose sizes are known before they are filled:
+// its entries' roots and boxes (root, box[6]), and its split candidates' masks (left, right).
+struct BatchEntryList : AreaList {
+    BatchEntryList() : AreaList(Widths(7, 4), Growth::Exact) {}
+};
 struct CandidateMasks : AreaList {
     CandidateMasks() : AreaList(Widths(2, 8), Growth::Exact) {}
 };
 
 struct SmallRootBuffers {
-    Buffer<uint32_t> first, count, source, entry_root;
-    EntryList store;
-    CandidateMasks cand;            // the masks of one batch's candidates
-    uint32_t cand_entry_first = 0;  // the batch's first entry
-    explicit SmallRootBuffers(MemorySpace sp) : first(sp), count(sp), source(sp), entry_root(sp) {}
-    size_t Bytes() const {
-        return bfs::Bytes(first) + bfs::Bytes(count) + bfs::Bytes(source) + bfs::Bytes(entry_root);
-    }
+    Buffer<uint32_t> first, count, source;
+    AreaList store{{4}};  // each entry's triangle
+    BatchEntryList batch;
+    CandidateMasks cand;
+    uint32_t batch_first = 0;  // the batch's first entry
+    explicit SmallRootBuffers(MemorySpace sp) : first(sp), count(sp), source(sp) {}
+    size_t Bytes() const { return bfs::Bytes(first) + bfs::Bytes(count) + bfs::Bytes(source); }
     SmallRootsView View() {
         SmallRootsView v;
         v.first = first.data();
         v.count = count.data();
         v.source = source.data();
-        v.store = store.View();
-        v.entry_root = entry_root.data();
+        v.tri = store.Column<uint32_t>(0);
+        v.batch_first = batch_first;
+        v.batch_root = batch.Column<uint32_t>(0);
+        for (int k = 0; k < 6; ++k) v.batch_box[k] = batch.Column<float>(1 + size_t(k));
         v.cand_left = cand.Column<uint64_t>(0);
         v.cand_right = cand.Column<uint64_t>(1);
-        v.cand_entry_first = cand_entry_first;
         return v;
     }
 };
@@ -1172,7 +1205,6 @@ bool BfsSahBuilder::Impl::RunLargeLevels(const Triangle* triangles, uint32_t n, 
     root_nodes.Reserve(s.s_roots + more, true);
     for (Buffer<uint32_t>* b : {&roots.first, &roots.count, &roots.source}) Grow(*b, s.s_roots + more, true);
     roots.store.Reserve(s.s_entries + 2 * more, true);
-    Grow(roots.entry_root, s.s_entries + 2 * more, true);
     Grow(leaf_store, s.leaf_store_size + more, true);
     LargeRunRoom room;
     room.entries = uint32_t(std::min(entries[0].size(), entries[1].size()));
@@ -1181,7 +1213,7 @@ bool BfsSahBuilder::Impl::RunLargeLevels(const Triangle* triangles, uint32_t n, 
     room.items = uint32_t(item_scan.size());
     room.records = uint32_t(records.u[0].size());
     room.small_roots = uint32_t(std::min(root_nodes.size(), roots.first.size()));
-    room.root_entries = uint32_t(std::min(roots.store.size(), roots.entry_root.size()));
+    room.root_entries = uint32_t(roots.store.size());
     room.leaf_store = uint32_t(leaf_store.size());
     LargeRunState start = s;
     start.levels = 0;
@@ -1262,13 +1294,11 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         Grow(roots.count, size_t(s_roots) + slot_count, true);
         Grow(roots.source, size_t(s_roots) + slot_count, true);
         const bool in_one_block = slot_count <= uint32_t(params.children_in_one_block_max);
-        // The new small roots' store entries (28 bytes each): room for those the one-block pass
-        // may copy now; the others are copied once the level's totals have counted them. Their
-        // roots are marked before then, so entry_root takes the bound.
+        // The new small roots' store entries: room for those the one-block pass may copy now; the
+        // others are copied once the level's totals have counted them.
         const size_t copied_in_block =
             in_one_block ? std::min<size_t>(2 * size_t(entry_count), kSmallRootEntriesInOneBlockMax) : 0;
         roots.store.Reserve(size_t(s_entries) + copied_in_block, true);
-        Grow(roots.entry_root, size_t(s_entries) + 2 * size_t(entry_count), true);
 
         const LargeNodesView nodes = large[cur].View();
         if (!s.chunks_counted) {
@@ -1308,7 +1338,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         uint32_t* u[8];
         for (int k = 0; k < 8; ++k) u[k] = slots[k].data();
         const FlagSlots flags{level, threshold, u[0], u[1], u[2], u[3]};
-        const CopySmallRootEntries copy{entries[nxt].View(), roots.View(), s_entries};
+        const CopySmallRootEntries copy{entries[nxt].View().tri, roots.View(), s_entries, s_roots, 0};
         const EmitLargeChildren children{level, large[nxt].View(), roots.View(), root_nodes.View(), threshold, slot_count,
                                          u[0], u[4], u[5], u[7], rec_count, s_roots, s_entries, params.cost_traversal,
                                          params.cost_intersection};
@@ -1329,7 +1359,8 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         if (!in_one_block || t.new_small_entries > kSmallRootEntriesInOneBlockMax) {
             roots.store.Reserve(size_t(s_entries) + t.new_small_entries, true);
             ParallelFor(backend, "kdtree copy small-root entries", t.new_small_entries,
-                        CopySmallRootEntries{entries[nxt].View(), roots.View(), s_entries});
+                        CopySmallRootEntries{entries[nxt].View().tri, roots.View(), s_entries, s_roots,
+                                             t.new_small_roots});
         }
         s.Advance(t, in_one_block);
         level_bounds.push_back(s.rec_count);
@@ -1344,14 +1375,18 @@ void BfsSahBuilder::Impl::SmallStage(const Triangle* triangles, uint32_t root_co
                                      uint32_t* record_count) {
     stats.small_roots = root_count;
     if (root_count == 0) return;
-    stage_area.BeginStage({&small[0], &small[1], &roots.cand, &child_masks});
+    stage_area.BeginStage({&roots.batch, &roots.cand, &small[0], &small[1], &child_masks});
     const std::vector<RootBatch> batches = RootBatches(root_count, root_entries);
     stats.small_batches = int(batches.size());
     SmallRunState s;  // the loop's variables
     s.rec_count = *record_count;
     for (const RootBatch& batch : batches) {
+        roots.batch.Reserve(batch.entries, false);
         roots.cand.Reserve(6 * size_t(batch.entries), false);
-        roots.cand_entry_first = batch.first_entry;
+        roots.batch_first = batch.first_entry;
+        ParallelFor(backend, "kdtree batch's entry roots", batch.roots, BatchEntryRoots{roots.View(), batch.first_root});
+        ParallelFor(backend, "kdtree batch's entry boxes", batch.entries,
+                    BatchEntryBoxes{roots.View(), root_nodes.View(), triangles});
         ParallelFor(backend, "kdtree preprocess small nodes", 6 * size_t(batch.entries), PreprocessSmallNodes{roots.View()});
         small[0].Reserve(batch.roots, false);
         ParallelFor(backend, "kdtree batch's small roots", batch.roots,
@@ -1500,11 +1535,11 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
         Grow(roots.count, 1, false);
         Grow(roots.source, 1, false);
         roots.store.Reserve(n, false);
-        Grow(roots.entry_root, n, false);
         ParallelFor(backend, "kdtree init entries", n, InitEntries{triangles.data(), entries[0].View()});
         ParallelFor(backend, "kdtree init small root", 1,
                     InitSmallRoot{entries[0].View(), n, records.View(), roots.View(), root_nodes.View(), totals.data()});
-        ParallelFor(backend, "kdtree copy small-root entries", n, CopySmallRootEntries{entries[0].View(), roots.View(), 0});
+        ParallelFor(backend, "kdtree copy small-root entries", n,
+                    CopySmallRootEntries{entries[0].View().tri, roots.View(), 0, 0, 1});
         level_bounds.assign({0u, 1u});
         root_count = 1;
         root_entries = n;

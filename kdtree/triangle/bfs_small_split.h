@@ -90,12 +90,12 @@ struct SmallSplitPass {
             const uint32_t e = first + LowestBit(rest);
             for (uint32_t axis = 0; axis < 3; ++axis) {
                 for (uint32_t upper = 0; upper < 2; ++upper) {
-                    const float p = roots.store.box[3 * upper + axis][e];
+                    const float p = roots.BoxBound(3 * upper + axis, e);
                     // A plane on the cell's face may cut off the triangles lying in it (a flat
                     // face of a machined part) into a cell of no thickness: a triangle's box with
                     // no extent on the axis, putting them on that face's side.
                     const bool inside = cell.lo[axis] < p && p < cell.hi[axis];
-                    const bool cuts_off_face = roots.store.box[axis][e] == roots.store.box[3 + axis][e] &&
+                    const bool cuts_off_face = roots.BoxBound(axis, e) == roots.BoxBound(3 + axis, e) &&
                                                p == (upper ? cell.hi[axis] : cell.lo[axis]);
                     if (!inside && !cuts_off_face) continue;
                     const uint32_t c = 6 * e + 2 * axis + upper;
@@ -139,19 +139,19 @@ struct SmallSplitPass {
         if (face) {
             for (uint64_t rest = share; rest != 0; rest &= rest - 1) {
                 const uint32_t bit = LowestBit(rest);
-                if (roots.store.box[3 * flat + axis][first + bit] == p &&
-                    CrossesCellFace(triangles[roots.store.tri[first + bit]], axis, p, flat))
+                if (roots.BoxBound(3 * flat + axis, first + bit) == p &&
+                    CrossesCellFace(triangles[roots.tri[first + bit]], axis, p, flat))
                     changed.side[flat] |= uint64_t(1) << bit;
             }
         }
         for (uint64_t rest = test_straddlers && !face ? share & in[0] & in[1] : 0; rest != 0; rest &= rest - 1) {
             const uint32_t bit = LowestBit(rest);
-            const Aabb box = roots.store.Box(first + bit);
+            const Aabb box = roots.Box(first + bit);
             bool inside = true;
             for (int a = 0; a < 3; ++a)
                 inside = inside && (a == axis || (box.lo[a] >= cell.lo[a] && box.hi[a] <= cell.hi[a]));
             if (inside) continue;
-            const Triangle& t = triangles[roots.store.tri[first + bit]];
+            const Triangle& t = triangles[roots.tri[first + bit]];
             if (!TriangleMeetsWidenedBox(t, ChildCell(cell, axis, p, 0))) changed.side[0] |= uint64_t(1) << bit;
             else if (!TriangleMeetsWidenedBox(t, ChildCell(cell, axis, p, 1))) changed.side[1] |= uint64_t(1) << bit;
         }

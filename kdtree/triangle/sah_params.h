@@ -20,11 +20,13 @@ struct SahParams {
     // median.
     int binned_sah_max_entries = 1024;
     // The small-node stage takes its roots in batches of at most about this many triangle
-    // references (a root is never split), so that the split candidates' masks (96 bytes a
-    // reference) and the small-node lists are held for one batch at a time: a generated scene of up
-    // to about 2.5M triangles (1.65 references a triangle) is one batch. The tree does not depend
+    // references (a root is never split), so that the references' roots and boxes and their split
+    // candidates' masks (124 bytes a reference) and the small-node lists are held for one batch at a
+    // time: a generated scene of up to about 1.8M triangles (1.65 references a triangle) is one
+    // batch. With 3M, the small-node stage of 10M triangles fits in the work memory that the
+    // large-node stage leaves it (docs/benchmarks.md, the build's memory). The tree does not depend
     // on it.
-    int small_stage_batch_entries = 1 << 22;
+    int small_stage_batch_entries = 3000000;
     // Triangles of a large node are processed in chunks of this size (Zhou et al. 2008, 256).
     int chunk_size = 256;
     // Empty space is cut off a side of a large node when it exceeds this fraction of the node's

@@ -199,7 +199,8 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
                   &opt.params.binned_sah_max_entries);
     parser.Option("--small-stage-batch-entries", "N",
                   "the small-node stage takes its roots in batches of about N triangle references, each holding "
-                  "its split candidates' masks (96 bytes a reference) while it runs; at least 64",
+                  "its references' roots and boxes and their split candidates' masks (124 bytes a reference) "
+                  "while it runs; at least 64",
                   &opt.params.small_stage_batch_entries);
     parser.Choice("--small-stage-straddler-test", {"on", "off"},
                   "on: the small-node stage keeps a straddling triangle only in the children it reaches (a "
