@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/rng.h"
+#include "kdtree/triangle/bfs_build_state.h"
 #include "kdtree/triangle/bfs_builder.h"
 #include "tests/kdtree/triangle/test_scenes.h"
 #include "tests/kdtree/triangle/tree_check.h"
@@ -24,6 +26,59 @@ HostTree BuildOnCpu(const std::vector<Triangle>& tris, const SahParams& params =
     builder.Build(Span<const Triangle>(tris), tree);
     if (stats) *stats = builder.stats();
     return testing::Download(tree);
+}
+
+// The small-node stage's boxes (RootEntryBox): a triangle inside the root's cell keeps its box; one
+// that leaves the cell gets a box within the cell that holds the part of the triangle in it, and
+// equals the large-node stage's box, clipped at each plane on the way down to the cell, up to
+// rounding.
+TEST(BfsBuilder, RootEntryBoxesAreTheLargeStagesBoxes) {
+    const Aabb root_cell(Vec3(-1.0f, -1.0f, -1.0f), Vec3(1.0f, 1.0f, 1.0f));
+    const Triangle inside{Vec3(-0.5f, 0.0f, 0.1f), Vec3(0.2f, 0.7f, -0.3f), Vec3(0.4f, -0.6f, 0.9f)};
+    const Aabb kept = bfs::RootEntryBox(inside, root_cell);
+    const Aabb own = bfs::TriangleBox(inside);
+    EXPECT_EQ(kept.lo, own.lo);
+    EXPECT_EQ(kept.hi, own.hi);
+    Rng rng(7, 0, 0, 0);
+    const auto uniform = [&](float lo, float hi) { return lo + (hi - lo) * rng.NextFloat(); };
+    int clipped = 0;
+    for (int i = 0; i < 2000; ++i) {
+        // A cell reached by four splits from the root's cell, and a triangle around it.
+        Aabb cell = root_cell;
+        Triangle t{Vec3(uniform(-2, 2), uniform(-2, 2), uniform(-2, 2)), Vec3(uniform(-2, 2), uniform(-2, 2), uniform(-2, 2)),
+                   Vec3(uniform(-2, 2), uniform(-2, 2), uniform(-2, 2))};
+        Aabb entry = bfs::ClippedEntryBox(t, bfs::TriangleBox(t), root_cell);
+        if (entry.Empty()) continue;
+        for (int level = 0; level < 4 && !entry.Empty(); ++level) {
+            const int axis = level % 3;
+            const float p = 0.5f * (cell.lo[axis] + cell.hi[axis]);
+            const int side = entry.lo[axis] < p ? 0 : 1;  // follow the triangle
+            cell = bfs::ChildCell(cell, axis, p, side);
+            entry = bfs::ChildEntryBox(t, entry, cell, axis);
+        }
+        const Aabb box = bfs::RootEntryBox(t, cell);
+        for (int a = 0; a < 3; ++a) {
+            EXPECT_GE(box.lo[a], cell.lo[a]);
+            EXPECT_LE(box.hi[a], cell.hi[a]);
+            const float tolerance = 1e-5f * (cell.hi[a] - cell.lo[a]) + 1e-6f;
+            EXPECT_NEAR(box.lo[a], entry.lo[a], tolerance) << i;
+            EXPECT_NEAR(box.hi[a], entry.hi[a], tolerance) << i;
+        }
+        // The part of the triangle in the cell lies in the box.
+        for (int k = 0; k < 64; ++k) {
+            float u = rng.NextFloat(), v = rng.NextFloat();
+            if (u + v > 1.0f) u = 1.0f - u, v = 1.0f - v;
+            const Vec3 q = t.v0 + (t.v1 - t.v0) * u + (t.v2 - t.v0) * v;
+            bool in_cell = true, in_box = true;
+            for (int a = 0; a < 3; ++a) {
+                in_cell = in_cell && q[a] >= cell.lo[a] && q[a] <= cell.hi[a];
+                in_box = in_box && q[a] >= box.lo[a] && q[a] <= box.hi[a];
+            }
+            EXPECT_TRUE(!in_cell || in_box) << i;
+        }
+        ++clipped;
+    }
+    EXPECT_GT(clipped, 500);  // enough triangles reached a cell four splits down
 }
 
 // Structure, completeness, and rays against brute force.
