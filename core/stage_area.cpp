@@ -67,9 +67,11 @@ void StageArea::Grow(AreaList& list, size_t capacity, bool keep) {
     // of the columns that move has items to keep and the memory has room (a stage's first run, its
     // lists growing in turn), the layout changes in place.
     bool in_place = bytes <= memory_.capacity();
-    for (size_t l = 0; l < lists_.size() && in_place; ++l)
-        for (size_t c = 0; c < offsets[l].size() && in_place; ++c)
-            if (kept_items(*lists_[l]) > 0 && lists_[l]->columns_[c] != memory_.data() + offsets[l][c]) in_place = false;
+    for (size_t l = 0; l < lists_.size() && in_place; ++l) {
+        if (kept_items(*lists_[l]) == 0) continue;
+        for (size_t c = 0; c < offsets[l].size(); ++c)
+            in_place = in_place && lists_[l]->columns_[c] == memory_.data() + offsets[l][c];
+    }
     if (in_place) {
         for (size_t l = 0; l < lists_.size(); ++l)
             for (size_t c = 0; c < offsets[l].size(); ++c) lists_[l]->columns_[c] = memory_.data() + offsets[l][c];

@@ -132,7 +132,8 @@ struct SmallRootsView {
     // Bound k of entry e's box: k = 0..2 the lower corner's x, y, z, 3..5 the upper corner's.
     CA_HD float& BoxBound(int k, uint32_t e) const { return batch_box[k][e - batch_first]; }
     CA_HD Aabb Box(uint32_t e) const {
-        return Aabb(Vec3(BoxBound(0, e), BoxBound(1, e), BoxBound(2, e)), Vec3(BoxBound(3, e), BoxBound(4, e), BoxBound(5, e)));
+        return Aabb(Vec3(BoxBound(0, e), BoxBound(1, e), BoxBound(2, e)),
+                    Vec3(BoxBound(3, e), BoxBound(4, e), BoxBound(5, e)));
     }
     CA_HD uint64_t& CandLeft(uint32_t c) const { return cand_left[c - 6 * batch_first]; }
     CA_HD uint64_t& CandRight(uint32_t c) const { return cand_right[c - 6 * batch_first]; }

@@ -1384,7 +1384,8 @@ void BfsSahBuilder::Impl::SmallStage(const Triangle* triangles, uint32_t root_co
         roots.batch.Reserve(batch.entries, false);
         roots.cand.Reserve(6 * size_t(batch.entries), false);
         roots.batch_first = batch.first_entry;
-        ParallelFor(backend, "kdtree batch's entry roots", batch.roots, BatchEntryRoots{roots.View(), batch.first_root});
+        ParallelFor(backend, "kdtree batch's entry roots", batch.roots,
+                    BatchEntryRoots{roots.View(), batch.first_root});
         ParallelFor(backend, "kdtree batch's entry boxes", batch.entries,
                     BatchEntryBoxes{roots.View(), root_nodes.View(), triangles});
         ParallelFor(backend, "kdtree preprocess small nodes", 6 * size_t(batch.entries), PreprocessSmallNodes{roots.View()});
@@ -1409,7 +1410,8 @@ void BfsSahBuilder::Impl::SmallStage(const Triangle* triangles, uint32_t root_co
                                            params.cost_traversal, params.cost_intersection, params.max_depth,
                                            params.test_small_stage_straddlers},
                             active, batch.entries);
-            const EmitSmallChildren children{nodes, small[nxt].View(), records.View(), child_masks.Column<uint64_t>(0), rec_count};
+            const EmitSmallChildren children{nodes, small[nxt].View(), records.View(), child_masks.Column<uint64_t>(0),
+                                             rec_count};
             if (active <= uint32_t(params.children_in_one_block_max)) {
                 ParallelForBlocks(backend, "kdtree small children", 1, SmallChildrenPass{children, totals.data(), active});
             } else {

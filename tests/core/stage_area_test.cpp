@@ -37,7 +37,8 @@ TEST(StageArea, ColumnsAreAlignedAndDisjoint) {
                               {b.Column<char>(1), b.Column<char>(1) + 4 * b.capacity()}};
     for (int i = 0; i < 5; ++i) {
         EXPECT_EQ((ends[i][0] - ends[0][0]) % 256, 0) << i;  // from the allocation's start
-        for (int j = i + 1; j < 5; ++j) EXPECT_TRUE(ends[i][1] <= ends[j][0] || ends[j][1] <= ends[i][0]) << i << " " << j;
+        for (int j = i + 1; j < 5; ++j)
+            EXPECT_TRUE(ends[i][1] <= ends[j][0] || ends[j][1] <= ends[i][0]) << i << " " << j;
     }
 }
 

@@ -45,8 +45,8 @@ TEST(BfsBuilder, RootEntryBoxesAreTheLargeStagesBoxes) {
     for (int i = 0; i < 2000; ++i) {
         // A cell reached by four splits from the root's cell, and a triangle around it.
         Aabb cell = root_cell;
-        Triangle t{Vec3(uniform(-2, 2), uniform(-2, 2), uniform(-2, 2)), Vec3(uniform(-2, 2), uniform(-2, 2), uniform(-2, 2)),
-                   Vec3(uniform(-2, 2), uniform(-2, 2), uniform(-2, 2))};
+        const auto corner = [&] { return Vec3{uniform(-2, 2), uniform(-2, 2), uniform(-2, 2)}; };  // in order
+        const Triangle t{corner(), corner(), corner()};
         Aabb entry = bfs::ClippedEntryBox(t, bfs::TriangleBox(t), root_cell);
         if (entry.Empty()) continue;
         for (int level = 0; level < 4 && !entry.Empty(); ++level) {
