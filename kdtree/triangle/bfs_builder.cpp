@@ -969,8 +969,9 @@ size_t Bytes(const std::vector<Buffer<T>>& v) {
 }
 
 // The lists' columns, each in a StageArea: those of one stage (the large-node stage's entry and
-// node lists, the small-node stage's node lists and masks, the output stage's subtree sizes) share
-// one allocation, which the next stage takes over (docs/benchmarks.md, the build's memory).
+// node lists; the small-node stage's node lists, its batch's roots, boxes and masks; the output
+// stage's subtree sizes) share one allocation, which the next stage takes over (docs/benchmarks.md,
+// the build's memory).
 std::vector<size_t> Widths(size_t n, size_t bytes) { return std::vector<size_t>(n, bytes); }
 
 // Triangle references: tri, box[6].
