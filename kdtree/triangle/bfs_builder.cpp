@@ -1010,11 +1010,7 @@ struct LargeNodeList : AreaList {
 
 // record, root, split, split_scan, depth, region[6] (4 bytes each), mask (8 bytes).
 struct SmallNodeList : AreaList {
-    SmallNodeList() : AreaList([] {
-        std::vector<size_t> w = Widths(11, 4);
-        w.push_back(8);
-        return w;
-    }()) {}
+    SmallNodeList() : AreaList({4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 8}) {}
     SmallNodesView View() const {
         SmallNodesView v;
         v.record = Column<uint32_t>(0);
