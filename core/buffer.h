@@ -13,6 +13,10 @@
 
 namespace caustica {
 
+// Room for n items and an eighth more, for lists that grow a step at a time (a kd-tree build's
+// levels), where doubling left up to half of a large build's memory unused.
+inline size_t WithAnEighthMore(size_t n) { return n + n / 8; }
+
 template <class T>
 class Buffer {
 public:

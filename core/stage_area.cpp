@@ -21,7 +21,7 @@ AreaList::AreaList(std::vector<size_t> column_bytes, Growth growth)
 
 void AreaList::Reserve(size_t n, bool keep) {
     CA_CHECK_MSG(area_ != nullptr, "a work list was used outside its area's stage");
-    if (n > capacity_) area_->Grow(*this, growth_ == Growth::Eighth ? n + n / 8 : n, keep);
+    if (n > capacity_) area_->Grow(*this, growth_ == Growth::Eighth ? WithAnEighthMore(n) : n, keep);
     size_ = std::max(size_, n);
 }
 

@@ -19,7 +19,7 @@ class StageArea;
 // capacity() items.
 class AreaList {
 public:
-    // Past its capacity a list takes an eighth more than asked (it grows level by level), or
+    // Past its capacity a list takes an eighth more than asked (WithAnEighthMore), or
     // exactly what is asked (a list whose size is known before it is filled).
     enum class Growth { Eighth, Exact };
     explicit AreaList(std::vector<size_t> column_bytes, Growth growth = Growth::Eighth);

@@ -946,13 +946,12 @@ struct CopyStoreLeaves {
 
 // ---- Work-list storage -------------------------------------------------------------------------
 
-// Grows b to n items. Past its capacity it takes an eighth more than n, not the double that
-// Buffer::Resize takes: the lists grow level by level, and doubling left up to half of a large
-// build's memory unused (docs/benchmarks.md, the build's memory).
+// Grows b to n items. Past its capacity it takes an eighth more than n, as the stage area's lists
+// do, not the double that Buffer::Resize takes (docs/benchmarks.md, the build's memory).
 template <class T>
 void Grow(Buffer<T>& b, size_t n, bool keep) {
     if (b.size() >= n) return;
-    if (b.capacity() < n) b.Reserve(n + n / 8, keep);
+    if (b.capacity() < n) b.Reserve(WithAnEighthMore(n), keep);
     b.Resize(n, keep);
 }
 
