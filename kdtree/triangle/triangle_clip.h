@@ -29,6 +29,13 @@ CA_HD inline Aabb WidenedClippedTriangleBounds(const Triangle& t, const Aabb& bo
         const int axis = plane >> 1;
         const bool keep_above = (plane & 1) == 0;  // even planes: box.lo (keep x >= lo); odd: box.hi
         const float bound = keep_above ? box.lo[axis] : box.hi[axis];
+        // A plane that keeps every corner would copy the polygon as it is: skipped, as most are (a
+        // triangle seldom crosses more than one or two of a cell's planes), which on the GPU spares
+        // the copies through local memory.
+        bool keeps_all = true;
+        for (int i = 0; i < n; ++i)
+            keeps_all = keeps_all && (keep_above ? in[i][axis] - bound : bound - in[i][axis]) >= 0.0f;
+        if (keeps_all) continue;
         int m = 0;
         for (int i = 0; i < n; ++i) {
             const Vec3 p = in[i];
