@@ -30,13 +30,6 @@ static_assert(kSahBins % 32 == 0, "a warp takes a bin a lane (ChooseBinnedSahSpl
 // Per axis: for each bin, the lowest and the highest face.
 constexpr uint32_t kSahCandidatesPerAxis = 2 * kSahBins;
 
-struct SahBins {
-    uint32_t starts[kSahBins];  // entries whose box starts in the bin
-    uint32_t ends[kSahBins];    // entries whose box ends in the bin
-    uint32_t lowest[kSahBins];  // FloatKey of the lowest lower face in the bin
-    uint32_t highest[kSahBins];
-};
-
 // A candidate split with its SAH cost; the lesser of two is the cheaper, ties going to the lower
 // candidate (a total order, so that any pairing of the lanes gives the same answer).
 struct SahCandidate {
@@ -45,6 +38,14 @@ struct SahCandidate {
     float pos;
     int32_t planar_side;
     CA_HD bool operator<(const SahCandidate& o) const { return cost < o.cost || (cost == o.cost && id < o.id); }
+};
+
+struct SahBins {
+    uint32_t starts[kSahBins];  // entries whose box starts in the bin
+    uint32_t ends[kSahBins];    // entries whose box ends in the bin
+    uint32_t lowest[kSahBins];  // FloatKey of the lowest lower face in the bin
+    uint32_t highest[kSahBins];
+    SahCandidate best;          // a block's choice, which its first warp passes to the others
 };
 struct CheaperSahCandidate {
     CA_HD SahCandidate operator()(const SahCandidate& a, const SahCandidate& b) const { return b < a ? b : a; }
@@ -102,8 +103,38 @@ CA_HD inline SahPlane SahCandidatePlane(const SahBins& bins, const Aabb& cell, i
     return plane;
 }
 
+// The cheaper of best and the candidates of axis a's bins, a bin a lane (all of them in turn for one
+// lane), for each lane: the lanes' answers are still to be combined.
+template <class Lanes>
+CA_HD SahCandidate CheapestInBins(const Lanes& lanes, const SahBins& bins, const Aabb& cell, int a, uint32_t count,
+                                  float cost_traversal, float cost_intersection, SahCandidate best) {
+    const float area = cell.SurfaceArea();
+    uint32_t starts_carry = 0, ends_carry = 0;
+    for (uint32_t base = 0; base < kSahBins; base += Lanes::kCount) {
+        const uint32_t b = base + lanes.Lane();
+        uint32_t starts_total, ends_total;
+        const uint32_t starts_before = starts_carry + lanes.ExclusiveScan(bins.starts[b], 0u, Plus(), starts_total);
+        const uint32_t ends_before = ends_carry + lanes.ExclusiveScan(bins.ends[b], 0u, Plus(), ends_total);
+        starts_carry += starts_total;
+        ends_carry += ends_total;
+        for (int side = 0; side < 2; ++side) {
+            const SahPlane p = SahCandidatePlane(bins, cell, a, b, side, starts_before, ends_before, count);
+            if (!p.valid) continue;
+            const float cost = cost_traversal * area +
+                               cost_intersection * (ChildCell(cell, a, p.pos, 0).SurfaceArea() * float(p.left) +
+                                                    ChildCell(cell, a, p.pos, 1).SurfaceArea() * float(p.right));
+            const uint32_t id = uint32_t(a) * kSahCandidatesPerAxis + 2 * b + uint32_t(side);
+            const SahCandidate candidate{cost, id, p.pos, p.planar_side};
+            if (candidate < best) best = candidate;
+        }
+    }
+    return best;
+}
+
 // The cheapest candidate split of the entries [begin, begin + count) of a node with this cell, or
 // false when there is none (every face on the cell's boundary). Every lane returns the same answer.
+// The lanes (one, a warp, or a block's, which has more than there are bins: its first warp then
+// weighs the candidates) share the entries.
 template <class Lanes>
 CA_HD bool ChooseBinnedSahSplit(const Lanes& lanes, SahBins& bins, const EntriesView& entries, uint32_t begin,
                                 uint32_t count, const Aabb& cell, float cost_traversal, float cost_intersection,
@@ -128,30 +159,23 @@ CA_HD bool ChooseBinnedSahSplit(const Lanes& lanes, SahBins& bins, const Entries
             BinMax<Lanes>(&bins.highest[t], FloatKey(e_hi));
         }
         lanes.Sync();
-        // A bin a lane (all of them in turn for one lane), with the counts of the bins before it.
-        const float area = cell.SurfaceArea();
-        uint32_t starts_carry = 0, ends_carry = 0;
-        for (uint32_t base = 0; base < kSahBins; base += Lanes::kCount) {
-            const uint32_t b = base + lanes.Lane();
-            uint32_t starts_total, ends_total;
-            const uint32_t starts_before = starts_carry + lanes.ExclusiveScan(bins.starts[b], 0u, Plus(), starts_total);
-            const uint32_t ends_before = ends_carry + lanes.ExclusiveScan(bins.ends[b], 0u, Plus(), ends_total);
-            starts_carry += starts_total;
-            ends_carry += ends_total;
-            for (int side = 0; side < 2; ++side) {
-                const SahPlane p = SahCandidatePlane(bins, cell, a, b, side, starts_before, ends_before, count);
-                if (!p.valid) continue;
-                const float cost = cost_traversal * area +
-                                   cost_intersection * (ChildCell(cell, a, p.pos, 0).SurfaceArea() * float(p.left) +
-                                                        ChildCell(cell, a, p.pos, 1).SurfaceArea() * float(p.right));
-                const uint32_t id = uint32_t(a) * kSahCandidatesPerAxis + 2 * b + uint32_t(side);
-                const SahCandidate candidate{cost, id, p.pos, p.planar_side};
-                if (candidate < best) best = candidate;
-            }
+        if constexpr (Lanes::kCount <= kSahBins) {
+            best = CheapestInBins(lanes, bins, cell, a, count, cost_traversal, cost_intersection, best);
+        } else if (lanes.WarpIndex() == 0) {
+            best = CheapestInBins(lanes.Warp(), bins, cell, a, count, cost_traversal, cost_intersection, best);
         }
         lanes.Sync();  // the bins serve the next axis
     }
-    best = lanes.Reduce(best, CheaperSahCandidate());
+    if constexpr (Lanes::kCount <= kSahBins) {
+        best = lanes.Reduce(best, CheaperSahCandidate());
+    } else {
+        if (lanes.WarpIndex() == 0) {
+            best = lanes.Warp().Reduce(best, CheaperSahCandidate());
+            if (lanes.Lane() == 0) bins.best = best;
+        }
+        lanes.Sync();
+        best = bins.best;
+    }
     if (best.id == ~0u) return false;
     *axis_out = int(best.id / kSahCandidatesPerAxis);
     *pos_out = best.pos;
