@@ -4,11 +4,12 @@
 // Host code orders the passes and owns the work lists; every per-item pass is a CA_HD functor run
 // by ParallelFor on either backend, except the two passes over chunks of triangles and the
 // small-node split, which use warp intrinsics on the GPU (kdtree/triangle/bfs_chunk_passes.cpp and
-// kdtree/triangle/bfs_small_split.cpp, with CPU twins). Each level of launches reads back one
-// small struct of sizes (LevelTotals), and a large level of millions of entries also its
-// children's count before it places them (kChildEntriesWithoutReadBack); small levels run in one
-// block, many in a row with one read-back (SahParams' limits of work in one block); the output
-// stage reads back once.
+// kdtree/triangle/bfs_small_split.cpp, with CPU twins). Each large level of launches reads back
+// one small struct of sizes (LevelTotals), and a level of millions of entries also its children's
+// count before it places them (kChildEntriesWithoutReadBack); small large levels run in one block,
+// many in a row with one read-back (SahParams' limits of work in one block); small-node levels of up
+// to a few thousand nodes are queued behind each other, their sizes on the device, with one
+// read-back for a run of them (kQueuedSmallLevels); the output stage reads back once.
 #include "kdtree/triangle/bfs_builder.h"
 
 #include <algorithm>
@@ -787,6 +788,12 @@ struct SmallRunState {
     uint32_t active = 0, rec_count = 0, cur = 0;
     uint32_t levels = 0;  // levels run
     uint64_t small_nodes = 0, peak_active_nodes = 0;
+    // Counts the current level as run.
+    CA_HD void Count() {
+        levels++;
+        small_nodes += active;
+        peak_active_nodes = peak_active_nodes > active ? peak_active_nodes : active;
+    }
     // On to the next level, of next nodes (the children of this one's).
     CA_HD void Advance(uint32_t next) {
         rec_count += next;
@@ -812,42 +819,102 @@ CA_HD inline bool SmallLevelFitsRun(const SmallRunState& s, const SmallRunRoom& 
            children <= room.nodes && s.rec_count + children <= room.records;
 }
 
-struct SmallLevelsPass {
-    static constexpr uint32_t kThreads = kLevelBlockThreads;
-    using Scratch = NoScratch;
+// What every small level's passes share: the two node lists, the current one of which the run's
+// state names, and what the split decisions read.
+struct SmallLevelLists {
     SmallNodesView nodes[2];
     SmallRootsView roots;
     RecordsView records;
     uint64_t* child_masks;
     const Triangle* triangles;
     LevelTotals* totals;
+    SahParams params;
+
+    CA_HD SmallSplitPass Split(const SmallRunState& s) const {
+        return SmallSplitPass{nodes[s.cur], roots, records, triangles, child_masks, params.cost_traversal,
+                              params.cost_intersection, params.max_depth, params.test_small_stage_straddlers};
+    }
+    // The rest of s's level in one block (SmallChildrenPass); then s counts it and stands at the
+    // next one, and lane 0 records its end in run.
+    template <class Block>
+    CA_HD void Children(const Block& block, SmallRunState& s, SmallRun* run) const {
+        NoScratch none;
+        const EmitSmallChildren children{nodes[s.cur], nodes[1 - s.cur], records, child_masks, s.rec_count};
+        SmallChildrenPass{children, totals, s.active}.Run(block, none, 0);
+        block.Sync();
+        s.Count();
+        s.Advance(totals->next_nodes);
+        if (block.Lane() == 0) run->level_ends[s.levels - 1] = s.rec_count;
+        block.Sync();  // every lane has read the totals before the next level writes them
+    }
+};
+
+struct SmallLevelsPass {
+    static constexpr uint32_t kThreads = kLevelBlockThreads;
+    using Scratch = NoScratch;
+    SmallLevelLists lists;
     SmallRunState start;  // the host's loop variables, with the counts of the run at zero
+    bool resume;          // start from run's state instead: queued levels (below) ran before
     SmallRun* run;        // the run's end
     SmallRunRoom room;
     uint32_t node_limit;
-    SahParams params;
 
     template <class Block>
     CA_HD void Run(const Block& block, NoScratch& none, uint32_t) const {
-        using Warp = decltype(block.Warp());
-        const Warp warp = block.Warp();
-        SmallRunState s = start;  // every lane keeps the same copy
+        SmallRunState s = resume ? run->state : start;  // every lane keeps the same copy
+        block.Sync();  // every lane has read run's state before lane 0 writes it
         while (SmallLevelFitsRun(s, room, node_limit)) {
-            const uint32_t active = s.active;
-            s.levels++;
-            s.small_nodes += active;
-            s.peak_active_nodes = s.peak_active_nodes > active ? s.peak_active_nodes : active;
-            const SmallSplitPass split{nodes[s.cur], roots, records, triangles, child_masks, params.cost_traversal,
-                                       params.cost_intersection, params.max_depth, params.test_small_stage_straddlers};
-            for (uint32_t i = block.WarpIndex(); i < active; i += Block::kWarps) split.Run(warp, none, i);
+            const SmallSplitPass split = lists.Split(s);
+            for (uint32_t i = block.WarpIndex(); i < s.active; i += Block::kWarps) split.Run(block.Warp(), none, i);
             block.Sync();
-            const EmitSmallChildren children{nodes[s.cur], nodes[1 - s.cur], records, child_masks, s.rec_count};
-            SmallChildrenPass{children, totals, active}.Run(block, none, 0);
-            block.Sync();
-            s.Advance(totals->next_nodes);
-            if (block.Lane() == 0) run->level_ends[s.levels - 1] = s.rec_count;
-            block.Sync();  // every lane has read the totals before the next level writes them
+            lists.Children(block, s, run);
         }
+        if (block.Lane() == 0) run->state = s;
+    }
+};
+
+// ---- Small levels queued without read-backs --------------------------------------------------
+
+// Small levels too large for one block's split decisions but whose rest still runs in one block
+// (more than small_levels_in_one_block_max nodes, at most children_in_one_block_max) run as two
+// launches each: the decisions a warp a node over the GPU (QueuedSmallSplit), then the rest in one
+// block (QueuedSmallChildren). Both take the level from the run's state on the device, so the host
+// queues kQueuedSmallLevels of them between two SmallLevelsPass launches and reads the run back once,
+// where it read back each level's size before it could launch the next. A level that does not fit
+// leaves the state as it is, so the levels queued after it do nothing either, and the host goes on
+// from the state it reads back. The queued levels past the stage's end cost their launches only.
+constexpr uint32_t kQueuedSmallLevels = 10;
+
+CA_HD inline bool QueuedSmallLevelFits(const SmallRunState& s, const SmallRunRoom& room, uint32_t above,
+                                       uint32_t node_limit) {
+    return s.active > above && SmallLevelFitsRun(s, room, node_limit);
+}
+
+struct QueuedSmallSplit {
+    using Scratch = NoScratch;
+    SmallLevelLists lists;
+    const SmallRun* run;
+    SmallRunRoom room;
+    uint32_t above, node_limit;  // the level's nodes: more than above, at most node_limit
+    template <class Lanes>
+    CA_HD void Run(const Lanes& lanes, NoScratch& none, uint32_t i) const {
+        const SmallRunState s = run->state;
+        if (i < s.active && QueuedSmallLevelFits(s, room, above, node_limit)) lists.Split(s).Run(lanes, none, i);
+    }
+};
+
+struct QueuedSmallChildren {
+    static constexpr uint32_t kThreads = kLevelBlockThreads;
+    using Scratch = NoScratch;
+    SmallLevelLists lists;
+    SmallRun* run;
+    SmallRunRoom room;
+    uint32_t above, node_limit;
+    template <class Block>
+    CA_HD void Run(const Block& block, NoScratch&, uint32_t) const {
+        SmallRunState s = run->state;
+        if (!QueuedSmallLevelFits(s, room, above, node_limit)) return;  // the whole block
+        lists.Children(block, s, run);  // its barriers order the reads of run before lane 0's write
         if (block.Lane() == 0) run->state = s;
     }
 };
@@ -1165,9 +1232,15 @@ struct BfsSahBuilder::Impl {
         store_area.BeginStage({&roots.store});
     }
 
-    LevelTotals ReadTotals() const {
+    // Copies n items from the backend's memory to the host, which waits for them (stats.read_backs).
+    template <class T>
+    void ReadBack(T* to, const T* from, size_t n = 1) {
+        CopyBytes(to, MemorySpace::Host, from, space, n * sizeof(T));
+        stats.read_backs++;
+    }
+    LevelTotals ReadTotals() {
         LevelTotals t;
-        CopyBytes(&t, MemorySpace::Host, totals.data(), space, sizeof(t));
+        ReadBack(&t, totals.data());
         return t;
     }
 
@@ -1190,7 +1263,7 @@ struct BfsSahBuilder::Impl {
         uint32_t first_root, roots, first_entry, entries;
     };
     // Consecutive roots with at most SahParams::small_stage_batch_entries entries a batch.
-    std::vector<RootBatch> RootBatches(uint32_t root_count, uint32_t root_entries) const;
+    std::vector<RootBatch> RootBatches(uint32_t root_count, uint32_t root_entries);
     // large_records: the records of the large-node stage (the first ones), where store leaves are.
     void Output(uint32_t record_count, uint32_t large_records, SahTree& out);
 };
@@ -1251,7 +1324,7 @@ bool BfsSahBuilder::Impl::RunLargeLevels(const Triangle* triangles, uint32_t n, 
     for (int k = 0; k < 8; ++k) pass.slots[k] = slots[k].data();
     ParallelForBlocks(backend, "kdtree large levels", 1, pass);
     LargeRun run;
-    CopyBytes(&run, MemorySpace::Host, large_run.data(), space, sizeof(run));
+    ReadBack(&run, large_run.data());
     const LargeRunState& end = run.state;
     CA_CHECK_MSG(end.levels >= 1, "a run of large levels ran none");
     stats.large_levels += int(end.levels);
@@ -1443,11 +1516,11 @@ void BfsSahBuilder::Impl::SmallStage(const Triangle* triangles, uint32_t root_co
 }
 
 std::vector<BfsSahBuilder::Impl::RootBatch> BfsSahBuilder::Impl::RootBatches(uint32_t root_count,
-                                                                            uint32_t root_entries) const {
+                                                                            uint32_t root_entries) {
     const uint32_t budget = uint32_t(params.small_stage_batch_entries);
     if (root_entries <= budget) return {RootBatch{0, root_count, 0, root_entries}};  // nothing to read back
     std::vector<uint32_t> first(root_count + 1);  // each root's first entry, and the end
-    CopyBytes(first.data(), MemorySpace::Host, roots.first.data(), space, root_count * sizeof(uint32_t));
+    ReadBack(first.data(), roots.first.data(), root_count);
     first[root_count] = root_entries;
     std::vector<RootBatch> batches;
     for (uint32_t r = 0; r < root_count;) {
@@ -1462,11 +1535,12 @@ std::vector<BfsSahBuilder::Impl::RootBatch> BfsSahBuilder::Impl::RootBatches(uin
 }
 
 bool BfsSahBuilder::Impl::RunSmallLevels(const Triangle* triangles, SmallRunState& s) {
-    const uint32_t node_limit = uint32_t(params.small_levels_in_one_block_max);
-    if (s.active > node_limit) return false;
+    const uint32_t block_limit = uint32_t(params.small_levels_in_one_block_max);
+    const uint32_t queued_limit = std::max(block_limit, uint32_t(params.children_in_one_block_max));
+    if (s.active > queued_limit) return false;
     // Room for levels of up to four times this one's nodes (as far as the limit allows), and their
     // records for a few levels; the run ends before a level that would not fit.
-    const size_t most = std::min<size_t>(node_limit, 4 * size_t(s.active));
+    const size_t most = std::min<size_t>(queued_limit, 4 * size_t(s.active));
     small[s.cur].Reserve(2 * most, true);
     small[1 - s.cur].Reserve(2 * most, false);
     child_masks.Reserve(2 * most, false);
@@ -1478,13 +1552,29 @@ bool BfsSahBuilder::Impl::RunSmallLevels(const Triangle* triangles, SmallRunStat
     SmallRunState start = s;
     start.levels = 0;
     start.small_nodes = start.peak_active_nodes = 0;
-    if (!SmallLevelFitsRun(start, room, node_limit)) return false;
+    const bool queue = queued_limit > block_limit;
+    const uint32_t queued_nodes = std::min(queued_limit, room.split_nodes);  // each queued split launch's
+    if (!SmallLevelFitsRun(start, room, block_limit) &&
+        !(queue && QueuedSmallLevelFits(start, room, block_limit, queued_nodes)))
+        return false;
+    const SmallLevelLists lists{{small[0].View(), small[1].View()}, roots.View(), records.View(),
+                                child_masks.Column<uint64_t>(0), triangles, totals.data(), params};
+    SmallRun* const run_state = small_run.data();
+    // The first launch writes the run's state, which the others take.
     ParallelForBlocks(backend, "kdtree small levels", 1,
-                      SmallLevelsPass{{small[0].View(), small[1].View()}, roots.View(), records.View(),
-                                      child_masks.Column<uint64_t>(0), triangles, totals.data(), start, small_run.data(), room,
-                                      node_limit, params});
+                      SmallLevelsPass{lists, start, false, run_state, room, block_limit});
+    if (queue) {
+        for (uint32_t l = 0; l < kQueuedSmallLevels; ++l) {
+            ParallelForLanes(backend, "kdtree queued small split", queued_nodes,
+                             QueuedSmallSplit{lists, run_state, room, block_limit, queued_nodes});
+            ParallelForBlocks(backend, "kdtree queued small children", 1,
+                              QueuedSmallChildren{lists, run_state, room, block_limit, queued_nodes});
+        }
+        ParallelForBlocks(backend, "kdtree small levels", 1,
+                          SmallLevelsPass{lists, start, true, run_state, room, block_limit});
+    }
     SmallRun run;
-    CopyBytes(&run, MemorySpace::Host, small_run.data(), space, sizeof(run));
+    ReadBack(&run, small_run.data());
     const SmallRunState& end = run.state;
     CA_CHECK_MSG(end.levels >= 1, "a run of small levels ran none");
     stats.small_levels += int(end.levels);
@@ -1513,6 +1603,9 @@ void BfsSahBuilder::Impl::Output(uint32_t record_count, uint32_t large_records, 
     // The tree is complete when Build returns: passes on other host threads may read it at once.
     backend.Synchronize();
     out.max_depth = t.tree_depth;
+    out.bounds = Aabb(Vec3(t.root_box[0], t.root_box[1], t.root_box[2]), Vec3(t.root_box[3], t.root_box[4], t.root_box[5]));
+    stats.large_leaves = t.large_leaves;
+    stats.empty_space_cuts = t.empty_space_cuts;
     stats.records = record_count;
     stats.nodes = t.tree_nodes;
     stats.leaves = (t.tree_nodes + 1) / 2;
@@ -1561,10 +1654,6 @@ void BfsSahBuilder::Impl::Build(Span<const Triangle> triangles, SahTree& out) {
     } else {
         LargeStage(triangles.data(), n, &record_count, &root_count, &root_entries);
     }
-    const LevelTotals t = ReadTotals();
-    out.bounds = Aabb(Vec3(t.root_box[0], t.root_box[1], t.root_box[2]), Vec3(t.root_box[3], t.root_box[4], t.root_box[5]));
-    stats.large_leaves = t.large_leaves;
-    stats.empty_space_cuts = t.empty_space_cuts;
     stats.large_stage_ms = since(start);
     start = Clock::now();
     const uint32_t large_records = record_count;

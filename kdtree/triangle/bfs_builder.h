@@ -54,11 +54,13 @@ struct BfsBuildStats {
     uint32_t leaves = 0;
     uint32_t index_count = 0;        // items of the final index list
     int max_depth = 0;
+    int read_backs = 0;  // times the host waited for counts from the backend's memory
     // The builder's work lists and build records after the build, which it keeps for the next
     // (the input triangles and the output tree are not in it).
     size_t work_bytes = 0;
-    // Host time of each stage: each ends with a read-back, so on the GPU it includes the stage's
-    // kernels and the host's waits.
+    // Host time of each stage: each ends with a read-back (but the large-node stage of at most
+    // small_node_threshold triangles, which queues two passes), so on the GPU it includes the
+    // stage's kernels and the host's waits.
     double large_stage_ms = 0, small_stage_ms = 0, output_ms = 0;
 };
 

@@ -358,9 +358,9 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
     if (bfs) {
         const BfsBuildStats& st = bfs->stats();
         std::printf("  %-34s large-node %.3f  small-node %.3f  output %.3f  (%d + %d levels, %d small-node "
-                    "batch%s, last build)\n",
+                    "batch%s, %d read-backs, last build)\n",
                     "build stages ms", st.large_stage_ms, st.small_stage_ms, st.output_ms, st.large_levels,
-                    st.small_levels, st.small_batches, st.small_batches == 1 ? "" : "es");
+                    st.small_levels, st.small_batches, st.small_batches == 1 ? "" : "es", st.read_backs);
     }
     std::printf("  %-34s %zu nodes, %zu leaves, max depth %d\n", "tree", nodes.size(), leaves, tree.max_depth);
     std::printf("  %-34s %.4f\n", "SAH cost", sah_cost);
@@ -426,7 +426,10 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         json.Key("max_depth").Integer(tree.max_depth);
         json.Key("sah_cost").Number(sah_cost);
         json.Key("peak_device_bytes").Integer(int64_t(peak_device_bytes));
-        if (bfs) json.Key("work_bytes").Integer(int64_t(bfs->stats().work_bytes));
+        if (bfs) {
+            json.Key("work_bytes").Integer(int64_t(bfs->stats().work_bytes));
+            json.Key("read_backs").Integer(bfs->stats().read_backs);
+        }
         // The top-level rates are the reported traversal's; "traversals" has every one traced.
         json.Key("traversal").String(TraversalVariantName(reported));
         json.Key("primary_rays").Integer(int64_t(primary.host.size()));

@@ -279,8 +279,9 @@ TEST(BfsBuilder, TreeDoesNotDependOnTheOrderOfEntries) {
 
 TEST(BfsBuilder, LevelsInOneBlockGiveTheSameTree) {
     // Passes and whole levels run in one block up to the limits of SahParams, else a launch a
-    // pass: every level one way, every level the other, and limits that the middle levels of the
-    // soup pass must give the same tree, indices in the same order.
+    // pass: every level one way, every level the other, limits that the middle levels of the soup
+    // pass, and every small level queued behind the one before (its split decisions a launch, the
+    // rest in one block) must give the same tree, indices in the same order.
     for (const auto& scene : GeneratedScenes()) {
         SCOPED_TRACE(scene.name);
         SahParams never, always, mixed;
@@ -290,10 +291,12 @@ TEST(BfsBuilder, LevelsInOneBlockGiveTheSameTree) {
         mixed.children_in_one_block_max = 300;
         mixed.large_levels_in_one_block_max = 600;
         mixed.small_levels_in_one_block_max = 20;
+        SahParams queued = never;
+        queued.children_in_one_block_max = 1 << 30;
         BfsBuildStats stats;
         const HostTree a = BuildOnCpu(scene.tris, never, &stats);
         EXPECT_GT(stats.large_levels + stats.small_levels, 2);
-        for (const SahParams& params : {always, mixed}) {
+        for (const SahParams& params : {always, mixed, queued}) {
             BfsBuildStats other;
             const HostTree b = BuildOnCpu(scene.tris, params, &other);
             ExpectSameTreeAndIndices(a, b);
@@ -305,6 +308,8 @@ TEST(BfsBuilder, LevelsInOneBlockGiveTheSameTree) {
             EXPECT_EQ(other.small_levels, stats.small_levels);
             EXPECT_EQ(other.large_leaves, stats.large_leaves);
             EXPECT_EQ(other.records, stats.records);
+            // Levels in one block, or queued behind each other, read their sizes back once a run.
+            EXPECT_LT(other.read_backs, stats.read_backs);
         }
     }
 }
