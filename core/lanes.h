@@ -1,5 +1,6 @@
-// The lanes that share one item's work: one thread (OneLane: the CPU, or a GPU thread alone), the
-// 32 threads of a GPU warp (WarpLanes) or the threads of a GPU block (BlockLanes). Code written
+// The lanes that share one item's work: one thread (OneLane: the CPU, or a GPU thread alone), a
+// group of a warp's threads (GroupLanes), the 32 threads of a GPU warp (WarpLanes) or the threads
+// of a GPU block (BlockLanes). Code written
 // once against them takes the parts lane, lane + kCount, ... of the item and combines the lanes'
 // answers with Reduce, ReduceMin or Ballot (a warp) or ExclusiveScan (a block), so the CPU and the
 // GPU run the same source. Reduce's operation must give the same bits in any order (a total order,
@@ -56,6 +57,42 @@ struct OneLane {
 };
 
 #if defined(__CUDACC__)
+namespace detail {
+
+// A butterfly over the lanes of mask, width apart at most: every lane ends with op over all of
+// them.
+template <class T, class Op>
+__device__ T ButterflyReduce(uint32_t mask, int width, T value, const Op& op) {
+    static_assert(sizeof(T) % 4 == 0, "Reduce shuffles 32-bit words");
+    for (int offset = width / 2; offset > 0; offset /= 2) {
+        uint32_t words[sizeof(T) / 4];
+        memcpy(words, &value, sizeof(T));
+        for (uint32_t& w : words) w = __shfl_xor_sync(mask, w, offset, width);
+        T other;
+        memcpy(&other, words, sizeof(T));
+        value = op(value, other);
+    }
+    return value;
+}
+
+}  // namespace detail
+
+// kWidth neighbouring threads of a warp (a power of two below 32): for items that a warp each would
+// leave mostly idle and a thread each would walk too long alone. The groups of a warp may take
+// different branches, so each one shuffles among its own lanes only.
+template <uint32_t kWidth>
+struct GroupLanes {
+    static_assert(kWidth >= 2 && kWidth < 32 && (kWidth & (kWidth - 1)) == 0, "a power of two below a warp");
+    static constexpr uint32_t kCount = kWidth;
+    __device__ uint32_t Lane() const { return threadIdx.x % kWidth; }
+    __device__ uint32_t Mask() const { return ((1u << kWidth) - 1u) << (threadIdx.x % 32 / kWidth * kWidth); }
+    __device__ void Sync() const { __syncwarp(Mask()); }
+    template <class T, class Op>
+    __device__ T Reduce(T value, const Op& op) const {
+        return detail::ButterflyReduce(Mask(), int(kWidth), value, op);
+    }
+};
+
 struct WarpLanes {
     static constexpr uint32_t kCount = 32;
     __device__ uint32_t Lane() const { return threadIdx.x % 32; }
@@ -82,16 +119,7 @@ struct WarpLanes {
     // A butterfly: every lane ends with op over all 32 lanes' values.
     template <class T, class Op>
     __device__ T Reduce(T value, const Op& op) const {
-        static_assert(sizeof(T) % 4 == 0, "Reduce shuffles 32-bit words");
-        for (int offset = 16; offset > 0; offset /= 2) {
-            uint32_t words[sizeof(T) / 4];
-            memcpy(words, &value, sizeof(T));
-            for (uint32_t& w : words) w = __shfl_xor_sync(0xffffffffu, w, offset);
-            T other;
-            memcpy(&other, words, sizeof(T));
-            value = op(value, other);
-        }
-        return value;
+        return detail::ButterflyReduce(0xffffffffu, 32, value, op);
     }
 };
 

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "core/lanes.h"
 #include "core/parallel_for.h"
@@ -38,6 +39,15 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock) WarpPerItemKernel(Pass pa
     if (i >= n) return;  // the whole warp
     pass.Run(WarpLanes(), scratch[warp], i);
 }
+
+template <uint32_t kWidth, class Pass>
+__global__ void __launch_bounds__(256) GroupPerItemKernel(Pass pass, uint32_t n) {
+    detail::AfterPreviousKernel();
+    const uint32_t i = (blockIdx.x * blockDim.x + threadIdx.x) / kWidth;
+    if (i >= n) return;  // the whole group
+    NoScratch none;
+    pass.Run(GroupLanes<kWidth>(), none, i);
+}
 #endif
 
 }  // namespace detail
@@ -47,6 +57,26 @@ __global__ void __launch_bounds__(32 * kWarpsPerBlock) WarpPerItemKernel(Pass pa
 template <class Pass>
 void ParallelForOneLane(const Backend& backend, const char* name, size_t n, const Pass& pass) {
     ParallelFor(backend, name, n, detail::ThreadPerItem<Pass>{pass});
+}
+
+// As ParallelForLanes with kWidth lanes of a warp an item on the GPU (GroupLanes; one lane on the
+// CPU), for passes without scratch.
+template <uint32_t kWidth, class Pass>
+void ParallelForGroups(const Backend& backend, const char* name, size_t n, const Pass& pass) {
+    static_assert(std::is_same<typename Pass::Scratch, NoScratch>::value, "a group has no scratch");
+    if (n == 0) return;
+    CA_CHECK_MSG(n <= size_t(UINT32_MAX) / kWidth, name, ": ", n, " items");
+    if (backend.IsGpu()) {
+#if defined(__CUDACC__)
+        constexpr uint32_t kBlock = 256;
+        const uint32_t blocks = uint32_t((n * kWidth + kBlock - 1) / kBlock);
+        detail::Launch(backend, name, detail::GroupPerItemKernel<kWidth, Pass>, blocks, kBlock, 0, pass, uint32_t(n));
+#else
+        detail::FailHostOnlyLaunch(name);
+#endif
+        return;
+    }
+    ParallelForOneLane(backend, name, n, pass);
 }
 
 template <class Pass>

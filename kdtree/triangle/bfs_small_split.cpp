@@ -1,5 +1,5 @@
 // The small-node split decision: a warp per node on the GPU while the nodes are few or large,
-// else (and on the CPU) one thread per node.
+// else four lanes a node; one thread a node on the CPU.
 #include "kdtree/triangle/bfs_small_split.h"
 
 namespace caustica::bfs {
@@ -10,16 +10,22 @@ constexpr uint32_t kWarpPerNodeMax = 16384;
 
 // A level with more nodes takes a warp a node while they hold about this many triangles on
 // average (their batch's references over the level's nodes: the first levels below the small
-// roots), where a thread would walk up to 64 triangles' candidates and straddlers alone; later
-// levels, of a few triangles a node, fill the GPU with a thread a node. On an H100: 10M triangles
-// 79.7 ms with a warp a node up to 2^18 nodes, 87.0 up to 16,384, 111.4 at every level; 200K
-// triangles 4.43, 4.30, 4.47 (docs/benchmarks-history.md, run 103).
+// roots); later levels, of a few triangles a node, fill the GPU with fewer lanes a node. On an H100,
+// with a thread a node below: 10M triangles 79.7 ms with a warp a node up to 2^18 nodes, 87.0 up
+// to 16,384, 111.4 at every level; 200K triangles 4.43, 4.30, 4.47 (docs/benchmarks-history.md,
+// run 103).
 constexpr uint32_t kWarpPerNodeMinTriangles = 16;
+
+// The lanes a node of the other levels, where a thread walked a node's candidates and straddlers
+// alone, the slowest node of a level holding up its launch. On an H100 (two rounds; a thread, then
+// groups of 4, 8 and 16): 1M triangles 10.17 / 10.25, 9.66 / 9.77, 10.30 / 10.19, 11.66 / 11.45 ms;
+// 200K 4.12 / 4.08, 3.72 / 3.60, 3.56 / 3.78, 3.93 / 3.91; 10M 84.1, 79.7, 86.6, 99.0.
+constexpr uint32_t kLanesPerNode = 4;
 
 void SplitSmallNodes(const Backend& backend, const SmallSplitPass& pass, uint32_t count, uint32_t batch_entries) {
     if (count <= kWarpPerNodeMax || batch_entries >= uint64_t(kWarpPerNodeMinTriangles) * count)
         ParallelForLanes(backend, "kdtree split small nodes", count, pass);
-    else ParallelForOneLane(backend, "kdtree split small nodes", count, pass);
+    else ParallelForGroups<kLanesPerNode>(backend, "kdtree split small nodes", count, pass);
 }
 
 }  // namespace caustica::bfs

@@ -2,7 +2,8 @@
 // Algorithm 4, ProcessSmallNodes). Each node evaluates the exact SAH of every candidate plane of
 // its triangles (up to 64 x 6) by popcounts, and a node that splits works out its children's
 // triangles. While a level has few nodes, or large ones, a GPU warp shares one node's triangles,
-// where one thread would walk them all in turn; otherwise, and on the CPU, a thread does a node.
+// where one thread would walk them all in turn; otherwise four of a warp's lanes do (GroupLanes),
+// and on the CPU a thread does a node.
 // Either way the same plane wins (candidates are ranked by a total order) and the children get the
 // same triangles.
 #pragma once
@@ -51,10 +52,10 @@ struct EitherMask {
     }
 };
 
-// The triangles of a node that one of its lanes looks at: bits lane, lane + 32 of its mask for a
-// warp's lane; all of them for one lane alone.
+// The triangles of a node that one of its lanes looks at: bits lane, lane + lanes, ... of its mask
+// (lanes a power of two up to 32); all of them for one lane alone.
 CA_HD inline uint64_t LaneShare(uint32_t lane, uint32_t lanes) {
-    return lanes == 1 ? ~uint64_t(0) : (uint64_t(1) << lane) | (uint64_t(1) << (lane + 32));
+    return (~uint64_t(0) / ((uint64_t(1) << lanes) - 1)) << lane;
 }
 
 struct SmallSplitPass {
