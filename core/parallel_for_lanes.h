@@ -93,7 +93,11 @@ void ParallelForLanes(const Backend& backend, const char* name, size_t n, const 
 #endif
         return;
     }
-    ParallelForOneLane(backend, name, n, pass);
+    // An item is a warp's work for one CPU thread: a few make a task, where ParallelFor's tasks
+    // take a thousand light items (a level's roots of a small scene would be one task).
+    tbb::parallel_for(tbb::blocked_range<uint32_t>(0, uint32_t(n), 16), [&pass](const tbb::blocked_range<uint32_t>& r) {
+        for (uint32_t i = r.begin(); i != r.end(); ++i) detail::ThreadPerItem<Pass>{pass}(int(i));
+    });
 }
 
 }  // namespace caustica
