@@ -4,10 +4,10 @@
 // as ParallelFor.
 //
 // The tree builders' output passes (Zhou et al. 2008, Algorithm 5) run this over every level of a
-// tree. A small tree's levels are a few hundred nodes each, so when every level is small the GPU
-// runs all of them in one block, with a barrier between levels, instead of a launch per level: on
-// the ring's frame the up and down passes took 0.31 ms of kernel time against 0.46 ms
-// (docs/benchmarks-history.md, runs 15 and 16; the frame time did not show it).
+// tree. A small tree's levels are a few hundred nodes each, so the GPU runs each run of small levels
+// in one block, with a barrier between levels, instead of a launch per level (a large tree's first
+// and last levels are such runs): on the ring's frame the up and down passes took 0.31 ms of kernel
+// time against 0.46 ms (docs/benchmarks-history.md, runs 15 and 16; the frame time did not show it).
 #pragma once
 
 #include <algorithm>
@@ -23,8 +23,8 @@ enum class LevelOrder { Up, Down };
 
 namespace detail {
 
-// The one-block path's limits: the level bounds travel in the launch's parameters, and a level of at
-// most this many items takes a few rounds of the block's threads.
+// The one-block path's limits: a run's level bounds travel in the launch's parameters, and a level
+// of at most this many items takes a few rounds of the block's threads.
 constexpr size_t kOneBlockMaxLevels = 511;
 constexpr uint32_t kOneBlockMaxLevelItems = 8192;
 constexpr int kOneBlockThreads = 1024;
@@ -61,23 +61,28 @@ void ParallelForLevels(const Backend& backend, const char* name, const std::vect
     if (bounds.size() < 2) return;
     const size_t levels = bounds.size() - 1;
     const bool up = order == LevelOrder::Up;
-#if defined(__CUDACC__)
-    if (backend.IsGpu() && levels <= detail::kOneBlockMaxLevels) {
-        uint32_t widest = 0;
-        for (size_t l = 0; l < levels; ++l) widest = std::max(widest, bounds[l + 1] - bounds[l]);
-        if (widest <= detail::kOneBlockMaxLevelItems) {
-            detail::LevelBounds b;
-            b.levels = uint32_t(levels);
-            std::copy(bounds.begin(), bounds.end(), b.bounds);
-            detail::Launch(backend, name, detail::LevelsInOneBlockKernel<F>, 1, detail::kOneBlockThreads, 0, b, up, f);
-            return;
-        }
-    }
-#endif
-    for (size_t step = 0; step < levels; ++step) {
+    const auto width = [&](size_t l) { return bounds[l + 1] - bounds[l]; };
+    for (size_t step = 0; step < levels;) {
         const size_t l = up ? levels - 1 - step : step;
+#if defined(__CUDACC__)
+        // A run of small levels, one after another in the order's direction, in one block.
+        if (backend.IsGpu() && width(l) <= detail::kOneBlockMaxLevelItems) {
+            size_t run = 1;
+            while (step + run < levels && run < detail::kOneBlockMaxLevels &&
+                   width(up ? l - run : l + run) <= detail::kOneBlockMaxLevelItems)
+                ++run;
+            const size_t lowest = up ? l + 1 - run : l;  // the run's levels: [lowest, lowest + run)
+            detail::LevelBounds b;
+            b.levels = uint32_t(run);
+            std::copy(bounds.begin() + lowest, bounds.begin() + lowest + run + 1, b.bounds);
+            detail::Launch(backend, name, detail::LevelsInOneBlockKernel<F>, 1, detail::kOneBlockThreads, 0, b, up, f);
+            step += run;
+            continue;
+        }
+#endif
         const uint32_t first = bounds[l];
-        ParallelFor(backend, name, bounds[l + 1] - first, detail::OffsetItems<F>{first, f});
+        ParallelFor(backend, name, width(l), detail::OffsetItems<F>{first, f});
+        ++step;
     }
 }
 
