@@ -1,9 +1,8 @@
 // The lanes that share one item's work: one thread (OneLane: the CPU, or a GPU thread alone), a
 // group of a warp's threads (GroupLanes), the 32 threads of a GPU warp (WarpLanes) or the threads
-// of a GPU block (BlockLanes). Code written
-// once against them takes the parts lane, lane + kCount, ... of the item and combines the lanes'
-// answers with Reduce, ReduceMin or Ballot (a warp) or ExclusiveScan (a block), so the CPU and the
-// GPU run the same source. Reduce's operation must give the same bits in any order (a total order,
+// of a GPU block (BlockLanes). Code written once against them takes the parts lane, lane + kCount,
+// ... of the item and combines the lanes' answers with Reduce (a group or a warp), ReduceMin or
+// Ballot (a warp) or ExclusiveScan (a block), so the CPU and the GPU run the same source. Reduce's operation must give the same bits in any order (a total order,
 // integer min/max), or the warp's answer would depend on how it paired the lanes. A block is also its
 // warps: Warp() gives the lanes of the calling thread's warp, WarpIndex() which of kWarps it is
 // (OneLane is a block of one warp of one lane).

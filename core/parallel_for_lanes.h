@@ -1,6 +1,6 @@
 // ParallelFor for items that a group of lanes shares (core/lanes.h): pass.Run(lanes, scratch, i)
-// runs item i with a GPU warp (WarpLanes, scratch in the warp's shared memory) or a CPU thread
-// (OneLane, scratch on its stack). Pass::Scratch is the per-item work area (NoScratch for none).
+// runs item i with a GPU warp (WarpLanes, scratch in the warp's shared memory), a few of a warp's
+// lanes (GroupLanes, ParallelForGroups, no scratch) or a CPU thread (OneLane, scratch on its stack). Pass::Scratch is the per-item work area (NoScratch for none).
 // Suits items that one thread would walk through in a long chain of dependent steps, while there
 // are too few items to hide it. A launch unit only, as ParallelFor.
 #pragma once

@@ -47,6 +47,7 @@ struct SahBins {
     uint32_t highest[kSahBins];
     SahCandidate best;          // a block's choice, which its first warp passes to the others
 };
+
 struct CheaperSahCandidate {
     CA_HD SahCandidate operator()(const SahCandidate& a, const SahCandidate& b) const { return b < a ? b : a; }
 };

@@ -6,10 +6,10 @@
 // small-node split, which use warp intrinsics on the GPU (kdtree/triangle/bfs_chunk_passes.cpp and
 // kdtree/triangle/bfs_small_split.cpp, with CPU twins). Each large level of launches reads back
 // one small struct of sizes (LevelTotals), and a level of millions of entries also its children's
-// count before it places them (kChildEntriesWithoutReadBack); small large levels run in one block,
-// many in a row with one read-back (SahParams' limits of work in one block); small-node levels of up
-// to a few thousand nodes are queued behind each other, their sizes on the device, with one
-// read-back for a run of them (kQueuedSmallLevels); the output stage reads back once.
+// count before it places them (kChildEntriesWithoutReadBack); large levels of few entries run in
+// one block, many in a row with one read-back (SahParams' limits of work in one block); small-node
+// levels of up to a few thousand nodes are queued behind each other, their sizes on the device, with
+// one read-back for a run of them (kQueuedSmallLevels); the output stage reads back once.
 #include "kdtree/triangle/bfs_builder.h"
 
 #include <algorithm>
