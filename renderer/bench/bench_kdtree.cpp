@@ -182,7 +182,8 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
                          TraversalVariantName(kDefaultTraversal), ")"),
                   &opt.traversal);
     parser.Option("--children-in-one-block", "N",
-                  "the BFS build's passes after a level's split decisions run in one GPU block up to N items; 0: never",
+                  "the BFS build's passes after a level's split decisions run in one GPU block up to N items, and "
+                  "small-node levels of up to N nodes are queued without reading their sizes back; 0: never",
                   &opt.params.children_in_one_block_max);
     parser.Option("--large-levels-in-one-block", "N",
                   "whole large levels of up to N entries run in one GPU block, one after another; 0: never",
