@@ -38,6 +38,11 @@ size_t StageArea::Layout(const std::vector<size_t>& capacities, std::vector<std:
     return end;
 }
 
+void StageArea::Place(const std::vector<std::vector<size_t>>& offsets) {
+    for (size_t l = 0; l < lists_.size(); ++l)
+        for (size_t c = 0; c < offsets[l].size(); ++c) lists_[l]->columns_[c] = memory_.data() + offsets[l][c];
+}
+
 void StageArea::BeginStage(std::vector<AreaList*> lists) {
     for (AreaList* list : lists_) list->area_ = nullptr;
     lists_ = std::move(lists);
@@ -53,8 +58,7 @@ void StageArea::BeginStage(std::vector<AreaList*> lists) {
         memory_ = Buffer<unsigned char>(space_);  // the last stage's items are dead: free them first
         memory_.Reserve(bytes, false);
     }
-    for (size_t l = 0; l < lists_.size(); ++l)
-        for (size_t c = 0; c < offsets[l].size(); ++c) lists_[l]->columns_[c] = memory_.data() + offsets[l][c];
+    Place(offsets);
 }
 
 void StageArea::Grow(AreaList& list, size_t capacity, bool keep) {
@@ -73,8 +77,7 @@ void StageArea::Grow(AreaList& list, size_t capacity, bool keep) {
             in_place = in_place && lists_[l]->columns_[c] == memory_.data() + offsets[l][c];
     }
     if (in_place) {
-        for (size_t l = 0; l < lists_.size(); ++l)
-            for (size_t c = 0; c < offsets[l].size(); ++c) lists_[l]->columns_[c] = memory_.data() + offsets[l][c];
+        Place(offsets);
         list.capacity_ = capacity;
         return;
     }

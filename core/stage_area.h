@@ -57,7 +57,6 @@ public:
     void BeginStage(std::vector<AreaList*> lists);
     // The memory the area holds.
     size_t Bytes() const { return memory_.capacity(); }
-    MemorySpace space() const { return space_; }
 
 private:
     friend class AreaList;
@@ -65,6 +64,8 @@ private:
     void Grow(AreaList& list, size_t capacity, bool keep);
     // Where each column of each list starts when the lists have these capacities; the bytes in all.
     size_t Layout(const std::vector<size_t>& capacities, std::vector<std::vector<size_t>>* offsets) const;
+    // Points the lists' columns at those offsets in memory_.
+    void Place(const std::vector<std::vector<size_t>>& offsets);
 
     MemorySpace space_;
     Buffer<unsigned char> memory_;
