@@ -1254,6 +1254,11 @@ struct BfsSahBuilder::Impl {
     // Returns the small roots and their store entries.
     void LargeStage(const Triangle* triangles, uint32_t n, uint32_t* record_count, uint32_t* root_count,
                     uint32_t* root_entries);
+    // The small-node lists as they lie now (a list that grows may move the stage's others).
+    SmallLevelLists SmallLists(const Triangle* triangles) {
+        return SmallLevelLists{{small[0].View(), small[1].View()}, roots.View(), records.View(),
+                               child_masks.Column<uint64_t>(0), triangles, totals.data(), params};
+    }
     // Runs large levels in one block from s on while they fit (LargeLevelsPass); false if s's
     // level does not.
     bool RunLargeLevels(const Triangle* triangles, uint32_t n, LargeRunState& s);
@@ -1492,23 +1497,16 @@ void BfsSahBuilder::Impl::SmallStage(const Triangle* triangles, uint32_t root_co
             small[nxt].Reserve(2 * size_t(active), false);
             child_masks.Reserve(2 * size_t(active), false);
             records.Reserve(size_t(rec_count) + 2 * size_t(active), false);
-            SmallNodesView nodes = small[cur].View();
-            SplitSmallNodes(backend,
-                            SmallSplitPass{nodes, roots.View(), records.View(), triangles, child_masks.Column<uint64_t>(0),
-                                           params.cost_traversal, params.cost_intersection, params.max_depth,
-                                           params.test_small_stage_straddlers},
-                            active, batch.entries);
-            const EmitSmallChildren children{nodes, small[nxt].View(), records.View(), child_masks.Column<uint64_t>(0),
-                                             rec_count};
-            if (active <= uint32_t(params.children_in_one_block_max)) {
-                ParallelForBlocks(backend, "kdtree small children", 1, SmallChildrenPass{children, totals.data(), active});
-            } else {
-                ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.split, active),
-                                        Span<uint32_t>(nodes.split_scan, active));
-                ParallelFor(backend, "kdtree emit small children", active, children);
-                ParallelFor(backend, "kdtree small level totals", 1,
-                            SmallLevelTotals{totals.data(), nodes.split, nodes.split_scan, active - 1});
-            }
+            // A level too large for the runs' block (RunSmallLevels takes every other): launches.
+            const SmallLevelLists lists = SmallLists(triangles);
+            const SmallNodesView& nodes = lists.nodes[cur];
+            SplitSmallNodes(backend, lists.Split(s), active, batch.entries);
+            ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.split, active),
+                                    Span<uint32_t>(nodes.split_scan, active));
+            ParallelFor(backend, "kdtree emit small children", active,
+                        EmitSmallChildren{nodes, lists.nodes[nxt], lists.records, lists.child_masks, rec_count});
+            ParallelFor(backend, "kdtree small level totals", 1,
+                        SmallLevelTotals{totals.data(), nodes.split, nodes.split_scan, active - 1});
             const uint32_t next = ReadTotals().next_nodes;
             s.Advance(next);
             if (next > 0) level_bounds.push_back(s.rec_count);
@@ -1559,8 +1557,7 @@ bool BfsSahBuilder::Impl::RunSmallLevels(const Triangle* triangles, SmallRunStat
     if (!SmallLevelFitsRun(start, room, block_limit) &&
         !(queue && QueuedSmallLevelFits(start, room, block_limit, queued_nodes)))
         return false;
-    const SmallLevelLists lists{{small[0].View(), small[1].View()}, roots.View(), records.View(),
-                                child_masks.Column<uint64_t>(0), triangles, totals.data(), params};
+    const SmallLevelLists lists = SmallLists(triangles);
     SmallRun* const run_state = small_run.data();
     // The first launch writes the run's state, which the others take.
     ParallelForBlocks(backend, "kdtree small levels", 1,
