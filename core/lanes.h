@@ -5,7 +5,9 @@
 // Ballot (a warp) or ExclusiveScan (a block), so the CPU and the GPU run the same source. Reduce's operation must give the same bits in any order (a total order,
 // integer min/max), or the warp's answer would depend on how it paired the lanes. A block is also its
 // warps: Warp() gives the lanes of the calling thread's warp, WarpIndex() which of kWarps it is
-// (OneLane is a block of one warp of one lane).
+// (OneLane is a block of one warp of one lane). A block is also cut into parts of whole warps
+// (Part<kThreads>(), one of Parts<kThreads>() = kCount / kThreads, PartIndex<kThreads>()), each
+// with a barrier of its own; OneLane is one part of itself.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +35,18 @@ struct OneLane {
     CA_HD uint32_t Lane() const { return 0; }
     CA_HD uint32_t WarpIndex() const { return 0; }
     CA_HD OneLane Warp() const { return {}; }
+    template <uint32_t kThreads>
+    CA_HD OneLane Part() const {
+        return {};
+    }
+    template <uint32_t kThreads>
+    static constexpr uint32_t Parts() {
+        return 1;
+    }
+    template <uint32_t kThreads>
+    CA_HD uint32_t PartIndex() const {
+        return 0;
+    }
     CA_HD void Sync() const {}
     template <class T, class Op>
     CA_HD T Reduce(const T& value, const Op&) const {
@@ -122,6 +136,23 @@ struct WarpLanes {
     }
 };
 
+// kThreads consecutive threads of a block, whole warps: a part of a BlockLanes. Its barrier is
+// bar.sync 1 + the part's index (barrier 0 is the block's __syncthreads), so parts wait for their
+// own lanes only.
+template <uint32_t kThreads>
+struct PartLanes {
+    static_assert(kThreads % 32 == 0, "a part of whole warps");
+    static constexpr uint32_t kCount = kThreads;
+    static constexpr uint32_t kWarps = kThreads / 32;
+    __device__ uint32_t Lane() const { return threadIdx.x % kThreads; }
+    __device__ uint32_t WarpIndex() const { return Lane() / 32; }
+    __device__ WarpLanes Warp() const { return {}; }
+    // Makes the part's writes to shared and global memory visible to all of its threads.
+    __device__ void Sync() const {
+        asm volatile("bar.sync %0, %1;" ::"r"(1 + threadIdx.x / kThreads), "n"(kThreads) : "memory");
+    }
+};
+
 template <uint32_t kThreads>
 struct BlockLanes {
     static_assert(kThreads % 32 == 0, "a block of whole warps");
@@ -130,6 +161,19 @@ struct BlockLanes {
     __device__ uint32_t Lane() const { return threadIdx.x; }
     __device__ uint32_t WarpIndex() const { return threadIdx.x / 32; }
     __device__ WarpLanes Warp() const { return {}; }
+    template <uint32_t kPartThreads>
+    __device__ PartLanes<kPartThreads> Part() const {
+        static_assert(kThreads % kPartThreads == 0 && kThreads / kPartThreads <= 15, "whole parts, a barrier each");
+        return {};
+    }
+    template <uint32_t kPartThreads>
+    static constexpr uint32_t Parts() {
+        return kThreads / kPartThreads;
+    }
+    template <uint32_t kPartThreads>
+    __device__ uint32_t PartIndex() const {
+        return threadIdx.x / kPartThreads;
+    }
     // Makes the block's writes to shared and global memory visible to all of its threads.
     __device__ void Sync() const { __syncthreads(); }
     template <class T, class Op>

@@ -516,10 +516,16 @@ CA_HD inline bool LevelFitsRun(const LargeRunState& s, const LargeRunRoom& room,
            s.s_entries + 2 * entries <= room.root_entries && s.leaf_store_size + entries <= room.leaf_store;
 }
 
+// In LargeLevelsPass, a node of more than kWarpSplitEntriesMax entries chooses its split with a
+// part of the block (its entries' bins shared by 8 warps, as SplitLargeNodesByBlock's), the others
+// with a warp each: a warp alone walked a node of a thousand entries 30 rounds an axis.
+constexpr uint32_t kSplitPartThreads = 256;
+constexpr uint32_t kWarpSplitEntriesMax = 256;
+
 struct LargeLevelsPass {
     static constexpr uint32_t kThreads = kLevelBlockThreads;
     struct Scratch {
-        SahBins bins[kLevelBlockThreads / 32];  // a warp's split choice (SplitLargeNodes)
+        SahBins bins[kLevelBlockThreads / 32];  // a warp's or a part's split choice (SplitLargeNodes)
     };
     EntriesView entries[2];
     LargeNodesView nodes[2];
@@ -636,8 +642,13 @@ struct LargeLevelsPass {
             Bounds(block, level);
             block.Sync();
             const SplitLargeNodes split = SplitLargeNodes::Of(level, totals, params, entry_bound);
+            constexpr uint32_t kPart = kSplitPartThreads;
+            const uint32_t part = block.template PartIndex<kPart>();
+            for (uint32_t i = part; i < active; i += Block::template Parts<kPart>())
+                if (cur.count[i] > kWarpSplitEntriesMax) split.Run(block.template Part<kPart>(), scratch.bins[part], i);
+            block.Sync();  // the parts' bins serve the first warps
             for (uint32_t i = block.WarpIndex(); i < active; i += Block::kWarps)
-                split.Run(block.Warp(), scratch.bins[block.WarpIndex()], i);
+                if (cur.count[i] <= kWarpSplitEntriesMax) split.Run(block.Warp(), scratch.bins[block.WarpIndex()], i);
             block.Sync();
             Classify(block, level, s.entry_count, false);
             block.Sync();
@@ -766,10 +777,8 @@ struct SmallLevelTotals {
 };
 
 // The rest of a small level in one block: the scan of its split flags, the children and the next
-// level's size.
+// level's size. A part of the one-block passes below, never launched alone.
 struct SmallChildrenPass {
-    static constexpr uint32_t kThreads = kLevelBlockThreads;
-    using Scratch = NoScratch;
     EmitSmallChildren children;
     LevelTotals* totals;
     uint32_t count;

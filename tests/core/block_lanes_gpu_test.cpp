@@ -1,4 +1,4 @@
-// A GPU block's lanes (BlockLanes' block scan, its warps' ballots and least values) through
+// A GPU block's lanes (BlockLanes' block scan, its warps' ballots and least values, its parts) through
 // ParallelForBlocks with 64 KB of dynamic shared memory, and groups of a warp's lanes (GroupLanes)
 // through ParallelForGroups, against plain loops and the CPU's one lane. A launch unit: nvcc
 // compiles it in a CUDA build.
@@ -21,6 +21,19 @@ TEST(BlockLanesGpu, EqualsTheCpu) {
     const testing::BlockLanesRun expected = testing::SerialBlockLanes(values, offsets);
     EXPECT_TRUE(testing::RunBlockLanes(Backend::Cpu(), values, offsets) == expected);
     EXPECT_TRUE(testing::RunBlockLanes(gpu, values, offsets) == expected);
+}
+
+// Parts of a block that wait at their own barriers while the others run ahead: sets of unequal
+// sizes, so that a block's parts take different numbers of rounds.
+TEST(BlockLanesGpu, PartsEqualTheCpu) {
+    CA_REQUIRE_GPU(gpu);
+    std::vector<uint32_t> sizes{0, 1, 255, 256, 257, 1000};
+    for (uint32_t i = 0; i < 500; ++i) sizes.push_back((i * 7919u) % 1300u);
+    const std::vector<uint32_t> offsets = testing::SetOffsets(sizes);
+    const auto values = testing::RandomValues<uint32_t>(offsets.back(), 23, 0, 100000);
+    const std::vector<uint32_t> expected = testing::SerialBlockLanes(values, offsets).prefix;
+    EXPECT_EQ(testing::RunBlockParts(Backend::Cpu(), values, offsets), expected);
+    EXPECT_EQ(testing::RunBlockParts(gpu, values, offsets), expected);
 }
 
 // Item s's lanes share the values [offsets[s], offsets[s + 1]): their sum, and for odd items also

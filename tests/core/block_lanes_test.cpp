@@ -14,5 +14,11 @@ TEST(BlockLanes, ScanBallotAndMinimumAsPlainLoops) {
     EXPECT_TRUE(testing::RunBlockLanes(Backend::Cpu(), values, offsets) == testing::SerialBlockLanes(values, offsets));
 }
 
+TEST(BlockLanes, PartsScanTheirSetsAsPlainLoops) {
+    const std::vector<uint32_t> offsets = testing::SetOffsets({0, 1, 255, 256, 257, 1000, 3, 700, 2});
+    const auto values = testing::RandomValues<uint32_t>(offsets.back(), 6, 0, 1000);
+    EXPECT_EQ(testing::RunBlockParts(Backend::Cpu(), values, offsets), testing::SerialBlockLanes(values, offsets).prefix);
+}
+
 }  // namespace
 }  // namespace caustica

@@ -1,6 +1,6 @@
-// A ParallelForBlocks pass that uses what a block's lanes share (core/lanes.h): the block scan in
-// rounds of the block's lanes, and each warp's ballot and least value over 32 items; and its run on
-// a backend, for the CPU and GPU suites.
+// ParallelForBlocks passes that use what a block's lanes share (core/lanes.h): the block scan in
+// rounds of the block's lanes, each warp's ballot and least value over 32 items, and the block's
+// parts with their own barriers; and their runs on a backend, for the CPU and GPU suites.
 #pragma once
 
 #include <algorithm>
@@ -75,6 +75,59 @@ inline BlockLanesRun RunBlockLanes(const Backend& backend, const std::vector<uin
     ParallelForBlocks(backend, "test: block lanes", offsets.size() - 1,
                       BlockLanesPass{v.data(), o.data(), out[0].data(), out[1].data(), out[2].data()});
     return {out[0].Download(), out[1].Download(), out[2].Download()};
+}
+
+// The parts of a block (core/lanes.h): a block of 1,024 lanes cut into parts of 256. Item s takes
+// the sets [kSetsPerItem * s, kSetsPerItem * (s + 1)), part p the sets p, p + Parts, ... of them,
+// and gives each value of a set the sum of those before it: a round's values pass through the
+// part's own slice of shared memory, between the part's own barriers.
+struct BlockPartsPass {
+    static constexpr uint32_t kThreads = 1024, kPartThreads = 256, kSetsPerItem = 4;
+    struct Scratch {
+        uint32_t round[kThreads];
+    };
+    const uint32_t* values;
+    const uint32_t* offsets;
+    uint32_t sets;
+    uint32_t* prefix;
+
+    template <class Block>
+    CA_HD void Run(const Block& block, Scratch& scratch, uint32_t s) const {
+        const auto part = block.template Part<kPartThreads>();
+        using Part = decltype(part);
+        const uint32_t p = block.template PartIndex<kPartThreads>();
+        uint32_t* round = scratch.round + p * kPartThreads;
+        for (uint32_t set = kSetsPerItem * s + p; set < kSetsPerItem * (s + 1) && set < sets;
+             set += Block::template Parts<kPartThreads>()) {
+            const uint32_t first = offsets[set], n = offsets[set + 1] - first;
+            uint32_t carry = 0;
+            for (uint32_t base = 0; base < n; base += Part::kCount) {
+                const uint32_t i = base + part.Lane();
+                round[part.Lane()] = i < n ? values[first + i] : 0u;
+                part.Sync();
+                uint32_t before = carry, total = carry;
+                for (uint32_t j = 0; j < Part::kCount; ++j) {
+                    if (j < part.Lane()) before += round[j];
+                    total += round[j];
+                }
+                if (i < n) prefix[first + i] = before;
+                carry = total;
+                part.Sync();  // the slice serves the next round
+            }
+        }
+    }
+};
+
+inline std::vector<uint32_t> RunBlockParts(const Backend& backend, const std::vector<uint32_t>& values,
+                                           const std::vector<uint32_t>& offsets) {
+    Buffer<uint32_t> v(backend), o(backend), prefix(backend);
+    v.Upload(values);
+    o.Upload(offsets);
+    prefix.Upload(std::vector<uint32_t>(values.size(), 0xfffffffeu));
+    const uint32_t sets = uint32_t(offsets.size() - 1);
+    ParallelForBlocks(backend, "test: block parts", (sets + BlockPartsPass::kSetsPerItem - 1) / BlockPartsPass::kSetsPerItem,
+                      BlockPartsPass{v.data(), o.data(), sets, prefix.data()});
+    return prefix.Download();
 }
 
 // The same with plain loops.
