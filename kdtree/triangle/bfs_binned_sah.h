@@ -152,7 +152,7 @@ CA_HD bool ChooseBinnedSahSplit(const Lanes& lanes, SahBins& bins, const Entries
         }
         lanes.Sync();
         for (uint32_t j = lanes.Lane(); j < count; j += Lanes::kCount) {
-            const float e_lo = entries.box[a][begin + j], e_hi = entries.box[3 + a][begin + j];
+            const float e_lo = entries.Bound(a, begin + j), e_hi = entries.Bound(3 + a, begin + j);
             const uint32_t s = SahBin(e_lo, lo, scale), t = SahBin(e_hi, lo, scale);
             BinAdd<Lanes>(&bins.starts[s]);
             BinAdd<Lanes>(&bins.ends[t]);
