@@ -25,7 +25,7 @@ struct GlobalLists {
     AxisLists axes;
     uint32_t m, begin;
     CA_HD float Coord(int axis, uint32_t i) const {
-        return points.Coord(axis, lists[axes.of[axis] * m + begin + i]);
+        return points.Coord(axis, lists[axes.Of(axis) * m + begin + i]);
     }
 };
 

@@ -107,7 +107,7 @@ struct SharedLists {
     AxisLists axes;
     uint32_t buffer, begin;
     CA_HD float Coord(int axis, uint32_t i) const {
-        return s->coord[axis][s->lists[buffer][axes.of[axis]][begin + i]];
+        return s->coord[axis][s->lists[buffer][axes.Of(axis)][begin + i]];
     }
 };
 
@@ -120,7 +120,7 @@ struct DoneSmallSource {
     uint32_t begin;
     CA_HD uint32_t Id(uint32_t t) const { return lists[begin + t]; }
     CA_HD Vec3 Position(uint32_t t) const { return points.Position(Id(t)); }
-    CA_HD uint32_t Order(int axis, uint32_t t) const { return local[lists[axes.of[axis] * points.n + begin + t]]; }
+    CA_HD uint32_t Order(int axis, uint32_t t) const { return local[lists[axes.Of(axis) * points.n + begin + t]]; }
 };
 
 // A node of the store as the levels first know it.
@@ -232,7 +232,7 @@ CA_HD void SplitMediumLists(const Block& block, MediumScratch& s, const AxisList
             const uint32_t p = first + i;
             if (p >= c || s.owner[p] == kNoOwner) return false;
             const MediumNode& node = s.active[cur][s.owner[p]];
-            return a == axes.of[node.axis] ? p - node.begin < node.left_count
+            return a == axes.Of(int(node.axis)) ? p - node.begin < node.left_count
                                   : s.coord[node.axis][s.lists[cur][a][p]] < node.split;
         });
         if (warp.Lane() == 0) s.chunk_bits[k] = bits;

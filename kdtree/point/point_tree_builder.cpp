@@ -332,7 +332,7 @@ struct SplitListsPass {
         // 4-byte gather from one axis's coordinates, which stay in L2. A side pass that wrote each
         // point's side as a byte for this cost more than it saved (H100: 1M / 4M plane builds 1.85 /
         // 5.8 ms with it, 1.75 / 5.27 without).
-        const uint32_t left = a == axes.of[act.axis] ? uint32_t(i - act.work < act.left_count)
+        const uint32_t left = a == axes.Of(int(act.axis)) ? uint32_t(i - act.work < act.left_count)
                                             : uint32_t(points.Coord(int(act.axis), carry.point) < act.split);
         return {left, i == act.work};
     }
