@@ -22,6 +22,9 @@ struct Vec3 {
     CA_HD explicit constexpr Vec3(float s) : x(s), y(s), z(s) {}
     CA_HD float operator[](int i) const { return i == 0 ? x : (i == 1 ? y : z); }
     CA_HD float& operator[](int i) { return i == 0 ? x : (i == 1 ? y : z); }
+    // This vector with component i set to v, by selects: a store through operator[] with an i
+    // known only at run time makes a GPU thread keep the vector in slow local memory.
+    CA_HD Vec3 With(int i, float v) const { return {i == 0 ? v : x, i == 1 ? v : y, i == 2 ? v : z}; }
 };
 
 // Colours are linear RGB triples with the same arithmetic as vectors.

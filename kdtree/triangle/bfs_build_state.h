@@ -232,10 +232,7 @@ CA_HD inline void ClassifyExtent(float lo, float hi, float p, int planar_side, b
 
 // The child cells of a cell split at p on axis.
 CA_HD inline Aabb ChildCell(const Aabb& cell, int axis, float p, int side) {
-    Aabb c = cell;
-    if (side == 0) c.hi[axis] = p;
-    else c.lo[axis] = p;
-    return c;
+    return side == 0 ? Aabb(cell.lo, cell.hi.With(axis, p)) : Aabb(cell.lo.With(axis, p), cell.hi);
 }
 
 // The box of triangle t, whose box so far is entry, in cell: the triangle clipped to the cell

@@ -12,68 +12,104 @@
 namespace caustica {
 
 // The box of triangle t intersected with box; empty (Aabb::Empty()) when they do not meet. The
-// result is widened by a few units in the last place so that rounding in the clipped vertices
-// never drops a part of the triangle; callers intersect it with the box they clip against. In
-// float, for the BFS builder on either backend; the exact builder's host version in double is
-// triangle_box.h's ClippedTriangleBounds (one name for both let the linker pick either for both).
+// result is widened by a few units in the last place so that rounding never drops a part of the
+// triangle; callers intersect it with the box they clip against. In float, for the BFS builder on
+// either backend; the exact builder's host version in double is triangle_box.h's
+// ClippedTriangleBounds (one name for both let the linker pick either for both).
+//
+// The part inside is a convex polygon whose corners are the triangle's corners in the box and
+// points on the box's faces. Those on a face are the ends of the triangle's cross-section with the
+// face's plane (a segment between two of its edges) cut to the face (Liang and Barsky 1984): where
+// an edge crosses the face, or the cross-section crosses an edge of the box. Each point is found by
+// interpolating along a segment, as clipping the polygon plane by plane (Sutherland and Hodgman
+// 1974) finds them, whose corners a GPU thread held in arrays in slow local memory: the entries'
+// classification took 2.0 ms of a 1M-triangle build, 0.65 ms when the boxes were cut without
+// clipping (H100). Here every value is a register.
 CA_HD inline Aabb WidenedClippedTriangleBounds(const Triangle& t, const Aabb& box) {
-    constexpr int kMaxVertices = 9;  // a triangle clipped by six planes has at most 3 + 6 corners
-    Vec3 a[kMaxVertices], b[kMaxVertices];
-    a[0] = t.v0;
-    a[1] = t.v1;
-    a[2] = t.v2;
-    int n = 3;
-    Vec3* in = a;
-    Vec3* out = b;
-    for (int plane = 0; plane < 6 && n > 0; ++plane) {
-        const int axis = plane >> 1;
-        const bool keep_above = (plane & 1) == 0;  // even planes: box.lo (keep x >= lo); odd: box.hi
-        const float bound = keep_above ? box.lo[axis] : box.hi[axis];
-        // A plane that keeps every corner would copy the polygon as it is: skipped, as most are (a
-        // triangle seldom crosses more than one or two of a cell's planes), which on the GPU spares
-        // the copies through local memory.
-        bool keeps_all = true;
-        for (int i = 0; i < n; ++i)
-            keeps_all = keeps_all && (keep_above ? in[i][axis] - bound : bound - in[i][axis]) >= 0.0f;
-        if (keeps_all) continue;
-        int m = 0;
-        for (int i = 0; i < n; ++i) {
-            const Vec3 p = in[i];
-            const Vec3 q = in[(i + 1) % n];
-            const float dp = keep_above ? p[axis] - bound : bound - p[axis];
-            const float dq = keep_above ? q[axis] - bound : bound - q[axis];
-            if (dp >= 0.0f) out[m++] = p;
-            if ((dp >= 0.0f) != (dq >= 0.0f)) {
-                // The edge crosses the plane: add the crossing, snapped onto the plane.
-                const float s = dp / (dp - dq);
-                Vec3 x = p + (q - p) * s;
-                x[axis] = bound;
-                out[m++] = x;
-            }
-        }
-        n = m;
-        Vec3* swap = in;
-        in = out;
-        out = swap;
-    }
+    Aabb result;
     // Min and max by comparison rather than fminf/fmaxf, whose choice between -0 and +0 differs
     // between host and device: the CPU and GPU builds must agree bit for bit.
-    Aabb result;
-    for (int i = 0; i < n; ++i)
-        for (int axis = 0; axis < 3; ++axis) {
-            const float x = in[i][axis];
-            if (x < result.lo[axis]) result.lo[axis] = x;
-            if (x > result.hi[axis]) result.hi[axis] = x;
+    const auto add = [&result](const Vec3& p) {
+        const Vec3 lo = result.lo, hi = result.hi;
+        result.lo = Vec3(p.x < lo.x ? p.x : lo.x, p.y < lo.y ? p.y : lo.y, p.z < lo.z ? p.z : lo.z);
+        result.hi = Vec3(p.x > hi.x ? p.x : hi.x, p.y > hi.y ? p.y : hi.y, p.z > hi.z ? p.z : hi.z);
+    };
+    const auto inside = [&box](const Vec3& p) {
+        return p.x >= box.lo.x && p.x <= box.hi.x && p.y >= box.lo.y && p.y <= box.hi.y && p.z >= box.lo.z &&
+               p.z <= box.hi.z;
+    };
+    if (inside(t.v0)) add(t.v0);
+    if (inside(t.v1)) add(t.v1);
+    if (inside(t.v2)) add(t.v2);
+    // The point of segment p, q (which crosses the plane x[a] = bound) on that plane.
+    const auto crossing = [](const Vec3& p, const Vec3& q, int a, float bound) {
+        const float s = (bound - p[a]) / (q[a] - p[a]);
+        return (p + (q - p) * s).With(a, bound);
+    };
+    // Segment p, q on face plane x[a] = bound cut to the face (the box's other two axes), its ends
+    // added.
+    const auto cut_to_face = [&](const Vec3& p, const Vec3& q, int a) {
+        const Vec3 d = q - p;
+        float t0 = 0.0f, t1 = 1.0f, bound0 = 0.0f, bound1 = 0.0f;
+        int axis0 = -1, axis1 = -1;
+        for (int k = 1; k < 3; ++k) {
+            const int b = a + k < 3 ? a + k : a + k - 3;
+            if (d[b] == 0.0f) {
+                if (p[b] < box.lo[b] || p[b] > box.hi[b]) return;
+                continue;
+            }
+            const float enter = d[b] > 0.0f ? box.lo[b] : box.hi[b], leave = d[b] > 0.0f ? box.hi[b] : box.lo[b];
+            const float t_enter = (enter - p[b]) / d[b], t_leave = (leave - p[b]) / d[b];
+            if (t_enter > t0) {
+                t0 = t_enter;
+                axis0 = b;
+                bound0 = enter;
+            }
+            if (t_leave < t1) {
+                t1 = t_leave;
+                axis1 = b;
+                bound1 = leave;
+            }
         }
-    if (n == 0) return result;
+        if (t0 > t1) return;
+        add(axis0 < 0 ? p : (p + d * t0).With(axis0, bound0));
+        add(axis1 < 0 ? q : (p + d * t1).With(axis1, bound1));
+    };
+    // The triangle's cross-section with face plane x[a] = bound: the corners in the plane and the
+    // edges' crossings, two in all (one where a corner only touches it). A triangle lying in the
+    // plane has no segment: the faces across its edges find its corners there.
+    const auto face = [&](int a, float bound) {
+        const float d0 = t.v0[a] - bound, d1 = t.v1[a] - bound, d2 = t.v2[a] - bound;
+        if ((d0 > 0.0f && d1 > 0.0f && d2 > 0.0f) || (d0 < 0.0f && d1 < 0.0f && d2 < 0.0f)) return;
+        if (d0 == 0.0f && d1 == 0.0f && d2 == 0.0f) return;
+        Vec3 ends[2] = {Vec3(0.0f), Vec3(0.0f)};
+        int count = 0;
+        const auto end = [&](const Vec3& p) {
+            ends[0] = count == 0 ? p : ends[0];
+            ends[1] = p;
+            ++count;
+        };
+        if (d0 == 0.0f) end(t.v0.With(a, bound));
+        if (d1 == 0.0f) end(t.v1.With(a, bound));
+        if (d2 == 0.0f) end(t.v2.With(a, bound));
+        if ((d0 < 0.0f && d1 > 0.0f) || (d0 > 0.0f && d1 < 0.0f)) end(crossing(t.v0, t.v1, a, bound));
+        if ((d1 < 0.0f && d2 > 0.0f) || (d1 > 0.0f && d2 < 0.0f)) end(crossing(t.v1, t.v2, a, bound));
+        if ((d2 < 0.0f && d0 > 0.0f) || (d2 > 0.0f && d0 < 0.0f)) end(crossing(t.v2, t.v0, a, bound));
+        cut_to_face(ends[0], ends[1], a);
+    };
+    face(0, box.lo.x);
+    face(0, box.hi.x);
+    face(1, box.lo.y);
+    face(1, box.hi.y);
+    face(2, box.lo.z);
+    face(2, box.hi.z);
+    if (result.Empty()) return result;
     // Widen by about 2^-20 of each coordinate's magnitude plus the extent, far above the rounding
     // of the crossings above and far below anything that changes a split.
-    for (int axis = 0; axis < 3; ++axis) {
-        const float slack = (fabsf(result.lo[axis]) + fabsf(result.hi[axis])) * 9.5367431640625e-7f;
-        result.lo[axis] -= slack;
-        result.hi[axis] += slack;
-    }
-    return result;
+    const Vec3 lo = result.lo, hi = result.hi;
+    const Vec3 slack =
+        Vec3(fabsf(lo.x) + fabsf(hi.x), fabsf(lo.y) + fabsf(hi.y), fabsf(lo.z) + fabsf(hi.z)) * 9.5367431640625e-7f;
+    return Aabb(lo - slack, hi + slack);
 }
 
 // Whether triangle t meets the box, widened as WidenedClippedTriangleBounds widens its result so

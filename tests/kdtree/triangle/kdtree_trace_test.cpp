@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 
 #include "core/backend.h"
 #include "core/error.h"
@@ -14,6 +15,7 @@
 #include "kdtree/triangle/traversal.h"
 #include "kdtree/triangle/tree_validator.h"
 #include "kdtree/triangle/triangle_box.h"
+#include "kdtree/triangle/triangle_clip.h"
 #include "renderer/bench/generated_meshes.h"
 #include "tests/kdtree/triangle/kdtree_test_helpers.h"
 #include "tests/test_support.h"
@@ -86,6 +88,67 @@ TEST(TriangleBox, OverlapAgreesWithClippingOnRandomTriangles) {
     // A triangle whose box overlaps but whose plane passes beside the box corner.
     EXPECT_FALSE(TriangleOverlapsBox({Vec3(2, 0, 0), Vec3(0, 2, 0), Vec3(0, 0, 2)}, Aabb(Vec3(0.0f), Vec3(0.6f))));
     EXPECT_TRUE(TriangleOverlapsBox({Vec3(2, 0, 0), Vec3(0, 2, 0), Vec3(0, 0, 2)}, Aabb(Vec3(0.0f), Vec3(0.7f))));
+}
+
+// The BFS builder's float clip (triangle_clip.h) against the exact one in double: its box, cut to
+// the box clipped against, holds the exact part inside and little more, for triangles in general
+// position and the awkward ones: corners and edges on the box's faces, triangles lying in a face,
+// long slivers through the box, far from the origin, and nearly parallel to an axis.
+TEST(TriangleBox, FloatClipHoldsTheExactPartInside) {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    const auto pick = [&](float lo, float hi) { return lo + (hi - lo) * unit(rng); };
+    size_t meeting = 0, loose = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const float scale = i % 4 == 0 ? 1000.0f : 1.0f, offset = i % 8 == 1 ? 5000.0f : 0.0f;
+        const Vec3 base(offset, -offset, offset);
+        Aabb box(base + Vec3(pick(0, 1), pick(0, 1), pick(0, 1)) * scale, Vec3(0.0f));
+        box.hi = box.lo + Vec3(pick(0.01f, 1), pick(0.01f, 1), pick(0.01f, 1)) * scale;
+        const auto corner = [&] {
+            Vec3 p = box.lo + (box.hi - box.lo) * Vec3(pick(-1.5f, 2.5f), pick(-1.5f, 2.5f), pick(-1.5f, 2.5f));
+            if (i % 5 == 2) p = p.With(int(rng() % 3), rng() % 2 ? box.lo[0] : box.hi[0]);  // on a face's plane
+            return p;
+        };
+        Triangle t{corner(), corner(), corner()};
+        const int axis = int(rng() % 3);
+        if (i % 7 == 3) {  // lying in a face of the box
+            const float face = rng() % 2 ? box.lo[axis] : box.hi[axis];
+            t = {t.v0.With(axis, face), t.v1.With(axis, face), t.v2.With(axis, face)};
+        } else if (i % 7 == 4) {  // all but parallel to the axis
+            const float at = t.v0[axis];
+            t.v1 = t.v1.With(axis, at + 1e-4f * scale * pick(-1, 1));
+            t.v2 = t.v2.With(axis, at + 1e-4f * scale * pick(-1, 1));
+        } else if (i % 7 == 5) {  // a sliver from far outside to far outside
+            t.v1 = t.v0 + (t.v1 - t.v0) * 50.0f;
+            t.v2 = t.v1 + (t.v2 - t.v1) * 1e-3f;
+        }
+        const Aabb exact = ClippedTriangleBounds(t, box);
+        const Aabb clipped = WidenedClippedTriangleBounds(t, box).Intersect(box);
+        if (exact.Empty()) continue;
+        ++meeting;
+        ASSERT_FALSE(clipped.Empty()) << i;
+        // Float rounding: a few units in the last place of the triangle's coordinates and edges,
+        // which the widening covers where the triangle is about the box's size but not where it
+        // reaches fifty boxes out (the slivers; Sutherland and Hodgman's clipping in float missed
+        // by as much).
+        float magnitude = 0.0f;
+        for (const Vec3& v : {t.v0, t.v1, t.v2, t.v1 - t.v0, t.v2 - t.v1, t.v0 - t.v2})
+            magnitude = std::max({magnitude, std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)});
+        const float rounding = 4e-7f * magnitude;
+        const float tolerance = 1e-4f * MaxComponent(box.Extent()) + 4e-6f * (offset + scale);
+        bool tight = true;
+        for (int a = 0; a < 3; ++a) {
+            EXPECT_LE(clipped.lo[a], exact.lo[a] + rounding) << i << " axis " << a;
+            EXPECT_GE(clipped.hi[a], exact.hi[a] - rounding) << i << " axis " << a;
+            tight = tight && exact.lo[a] - clipped.lo[a] <= tolerance && clipped.hi[a] - exact.hi[a] <= tolerance;
+        }
+        // An edge that misses a face by less than a unit in the last place, far from the origin,
+        // counts as crossing it: the box is then looser along the edge (by up to the box's size for
+        // an edge all but parallel to an axis).
+        loose += !tight;
+    }
+    EXPECT_GT(meeting, 5000u);
+    EXPECT_LE(loose, meeting / 1000);
 }
 
 TEST(SahCost, LeafAndOneSplitByHand) {
