@@ -8,6 +8,7 @@
 
 #include "core/bits.h"
 #include "core/hd.h"
+#include "core/select_at.h"
 #include "core/vec.h"
 
 namespace caustica {
@@ -46,9 +47,7 @@ struct alignas(16) BuildNode {
 struct AxisLists {
     uint32_t count;
     uint32_t of[3];
-    // of[a], chosen by selects: an index into of itself, with a known only at run time, makes a GPU
-    // thread copy the struct that holds it into slow local memory where that is a local variable.
-    CA_HD uint32_t Of(int a) const { return a == 0 ? of[0] : a == 1 ? of[1] : of[2]; }
+    CA_HD uint32_t Of(int a) const { return SelectAt(of, a); }  // a known only at run time
 };
 
 // The points as three arrays of coordinates, coordinate a of point i at c[a * n + i]: a gather of

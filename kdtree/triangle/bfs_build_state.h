@@ -10,6 +10,7 @@
 #include "core/bits.h"
 #include "core/float_key.h"
 #include "core/hd.h"
+#include "core/select_at.h"
 #include "core/vec.h"
 #include "kdtree/triangle/triangle.h"
 #include "kdtree/triangle/triangle_clip.h"
@@ -25,16 +26,6 @@ enum RecordKind : uint32_t {
     kUndecided = 5,   // created, not yet processed by its level
 };
 
-// Column k of six, k known only at run time, chosen by selects: an index into the array of
-// pointers itself makes a GPU thread copy the whole view that holds it into slow local memory
-// wherever the view is a local variable (a view made by a pass from its run's state), which the
-// small-node split did for every node of its queued levels.
-template <class T>
-CA_HD T* ColumnOfSix(T* const (&columns)[6], int k) {
-    return k < 3 ? (k == 0 ? columns[0] : k == 1 ? columns[1] : columns[2])
-                 : (k == 3 ? columns[3] : k == 4 ? columns[4] : columns[5]);
-}
-
 // A triangle with its box clipped to the node that holds it, for each entry of a work list.
 // box[0..2] = lo.xyz, box[3..5] = hi.xyz.
 struct EntriesView {
@@ -42,7 +33,7 @@ struct EntriesView {
     float* box[6];
 
     // Bound k of entry i's box (k as box's).
-    CA_HD float Bound(int k, uint32_t i) const { return ColumnOfSix(box, k)[i]; }
+    CA_HD float Bound(int k, uint32_t i) const { return SelectAt(box, k)[i]; }
 
     CA_HD Aabb Box(uint32_t i) const {
         return Aabb(Vec3(box[0][i], box[1][i], box[2][i]), Vec3(box[3][i], box[4][i], box[5][i]));
@@ -143,7 +134,7 @@ struct SmallRootsView {
     uint64_t* cand_right;
     CA_HD uint32_t& EntryRoot(uint32_t e) const { return batch_root[e - batch_first]; }
     // Bound k of entry e's box: k = 0..2 the lower corner's x, y, z, 3..5 the upper corner's.
-    CA_HD float& BoxBound(int k, uint32_t e) const { return ColumnOfSix(batch_box, k)[e - batch_first]; }
+    CA_HD float& BoxBound(int k, uint32_t e) const { return SelectAt(batch_box, k)[e - batch_first]; }
     CA_HD Aabb Box(uint32_t e) const {
         return Aabb(Vec3(BoxBound(0, e), BoxBound(1, e), BoxBound(2, e)),
                     Vec3(BoxBound(3, e), BoxBound(4, e), BoxBound(5, e)));
