@@ -140,9 +140,12 @@ struct SmallSplitPass {
         if (face) {
             for (uint64_t rest = share; rest != 0; rest &= rest - 1) {
                 const uint32_t bit = LowestBit(rest);
-                if (roots.BoxBound(3 * flat + axis, first + bit) == p &&
-                    CrossesCellFace(triangles[roots.tri[first + bit]], axis, p, flat))
-                    changed.side[flat] |= uint64_t(1) << bit;
+                if (!(roots.BoxBound(3 * flat + axis, first + bit) == p &&
+                      CrossesCellFace(triangles[roots.tri[first + bit]], axis, p, flat)))
+                    continue;
+                // Not side[flat], an index known only at run time: local memory.
+                if (flat == 0) changed.side[0] |= uint64_t(1) << bit;
+                else changed.side[1] |= uint64_t(1) << bit;
             }
         }
         for (uint64_t rest = test_straddlers && !face ? share & in[0] & in[1] : 0; rest != 0; rest &= rest - 1) {

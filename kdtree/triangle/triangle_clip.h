@@ -130,18 +130,20 @@ CA_HD inline bool TriangleMeetsWidenedBox(const Triangle& t, const Aabb& box) {
         const float hi = p0 > p1 ? (p0 > p2 ? p0 : p2) : (p1 > p2 ? p1 : p2);
         return lo > r || hi < -r;
     };
-    for (int a = 0; a < 3; ++a)
-        if (apart(v0[a], v1[a], v2[a], h[a])) return false;
-    const Vec3 edges[3] = {v1 - v0, v2 - v1, v0 - v2};
-    for (const Vec3& e : edges)
-        for (int a = 0; a < 3; ++a) {
-            Vec3 unit(0.0f, 0.0f, 0.0f);
-            unit[a] = 1.0f;
-            const Vec3 n = Cross(e, unit);
-            const float r = (h.x * fabsf(n.x) + h.y * fabsf(n.y) + h.z * fabsf(n.z)) * (1.0f + 64.0f * kSlack);
-            if (apart(Dot(v0, n), Dot(v1, n), Dot(v2, n), r)) return false;
-        }
-    const Vec3 n = Cross(edges[0], edges[1]);
+    if (apart(v0.x, v1.x, v2.x, h.x) || apart(v0.y, v1.y, v2.y, h.y) || apart(v0.z, v1.z, v2.z, h.z)) return false;
+    // Along n, whose box radius is widened a little more. Written out edge by edge and axis by axis:
+    // an array of the edges, or a unit axis set through operator[], would live in local memory.
+    const auto separates = [&](const Vec3& n) {
+        const float r = (h.x * fabsf(n.x) + h.y * fabsf(n.y) + h.z * fabsf(n.z)) * (1.0f + 64.0f * kSlack);
+        return apart(Dot(v0, n), Dot(v1, n), Dot(v2, n), r);
+    };
+    // The products of edge e and the box's axes: e x (1, 0, 0), e x (0, 1, 0), e x (0, 0, 1).
+    const auto edge_separates = [&](const Vec3& e) {
+        return separates(Vec3(0.0f, e.z, -e.y)) || separates(Vec3(-e.z, 0.0f, e.x)) || separates(Vec3(e.y, -e.x, 0.0f));
+    };
+    const Vec3 e0 = v1 - v0, e1 = v2 - v1, e2 = v0 - v2;
+    if (edge_separates(e0) || edge_separates(e1) || edge_separates(e2)) return false;
+    const Vec3 n = Cross(e0, e1);
     const float r = (h.x * fabsf(n.x) + h.y * fabsf(n.y) + h.z * fabsf(n.z)) * (1.0f + 64.0f * kSlack);
     return !(fabsf(Dot(n, v0)) > r);
 }
