@@ -22,9 +22,9 @@ namespace caustica {
 // face's plane (a segment between two of its edges) cut to the face (Liang and Barsky 1984): where
 // an edge crosses the face, or the cross-section crosses an edge of the box. Each point is found by
 // interpolating along a segment, as clipping the polygon plane by plane (Sutherland and Hodgman
-// 1974) finds them, whose corners a GPU thread held in arrays in slow local memory: the entries'
-// classification took 2.0 ms of a 1M-triangle build, 0.65 ms when the boxes were cut without
-// clipping (H100). Here every value is a register.
+// 1974) finds them, whose corners a GPU thread held in arrays in slow local memory. Here every value
+// is a register: the entries' classification of a 1M-triangle build 2.03 -> 1.56 ms (0.65 with the
+// boxes cut at the plane, not clipped; H100, docs/benchmarks.md).
 CA_HD inline Aabb WidenedClippedTriangleBounds(const Triangle& t, const Aabb& box) {
     Aabb result;
     // Min and max by comparison rather than fminf/fmaxf, whose choice between -0 and +0 differs
