@@ -86,34 +86,45 @@ struct SmallSplitPass {
         const int count = int(PopCount(mask));
         const float area = cell.SurfaceArea();
         if (!(nodes.depth[i] < max_depth && count > 0 && area > 0.0f)) return best;
+        // Candidate c (the face upper of entry e's box on axis) with its masks.
+        const auto weigh = [&](const Aabb& box, int axis, bool upper, uint32_t c, uint64_t left_mask,
+                               uint64_t right_mask) {
+            const float p = upper ? box.hi[axis] : box.lo[axis];
+            // A plane on the cell's face may cut off the triangles lying in it (a flat face of a
+            // machined part) into a cell of no thickness: a triangle's box with no extent on the
+            // axis, putting them on that face's side.
+            const bool inside = cell.lo[axis] < p && p < cell.hi[axis];
+            const bool cuts_off_face = box.lo[axis] == box.hi[axis] && p == (upper ? cell.hi[axis] : cell.lo[axis]);
+            if (!inside && !cuts_off_face) return;
+            const int left = int(PopCount(mask & left_mask));
+            const int right = int(PopCount(mask & right_mask));
+            if (left == count && right == count) return;
+            const float area_left = ChildCell(cell, axis, p, 0).SurfaceArea();
+            const float area_right = ChildCell(cell, axis, p, 1).SurfaceArea();
+            SplitChoice choice;
+            choice.cost = cost_traversal + cost_intersection * (area_left * float(left) + area_right * float(right)) / area;
+            choice.axis = uint32_t(axis);
+            choice.position = p;
+            choice.candidate = c;
+            if (choice.BetterThan(best)) best = choice;
+        };
         const uint32_t first = roots.first[nodes.root[i]];
         for (uint64_t rest = mask & LaneShare(lane, lanes); rest != 0; rest &= rest - 1) {
             const uint32_t e = first + LowestBit(rest);
-            for (uint32_t axis = 0; axis < 3; ++axis) {
-                for (uint32_t upper = 0; upper < 2; ++upper) {
-                    const float p = roots.BoxBound(3 * upper + axis, e);
-                    // A plane on the cell's face may cut off the triangles lying in it (a flat
-                    // face of a machined part) into a cell of no thickness: a triangle's box with
-                    // no extent on the axis, putting them on that face's side.
-                    const bool inside = cell.lo[axis] < p && p < cell.hi[axis];
-                    const bool cuts_off_face = roots.BoxBound(axis, e) == roots.BoxBound(3 + axis, e) &&
-                                               p == (upper ? cell.hi[axis] : cell.lo[axis]);
-                    if (!inside && !cuts_off_face) continue;
-                    const uint32_t c = 6 * e + 2 * axis + upper;
-                    const int left = int(PopCount(mask & roots.CandLeft(c)));
-                    const int right = int(PopCount(mask & roots.CandRight(c)));
-                    if (left == count && right == count) continue;
-                    const float area_left = ChildCell(cell, int(axis), p, 0).SurfaceArea();
-                    const float area_right = ChildCell(cell, int(axis), p, 1).SurfaceArea();
-                    SplitChoice choice;
-                    choice.cost = cost_traversal +
-                                  cost_intersection * (area_left * float(left) + area_right * float(right)) / area;
-                    choice.axis = axis;
-                    choice.position = p;
-                    choice.candidate = c;
-                    if (choice.BetterThan(best)) best = choice;
-                }
-            }
+            // The entry's box and all six candidates' masks are read before any is weighed, so
+            // that the reads overlap, where each candidate's checks held up the next one's reads.
+            const Aabb box = roots.Box(e);
+            const uint32_t c = 6 * e;
+            const uint64_t l0 = roots.CandLeft(c), l1 = roots.CandLeft(c + 1), l2 = roots.CandLeft(c + 2),
+                           l3 = roots.CandLeft(c + 3), l4 = roots.CandLeft(c + 4), l5 = roots.CandLeft(c + 5);
+            const uint64_t r0 = roots.CandRight(c), r1 = roots.CandRight(c + 1), r2 = roots.CandRight(c + 2),
+                           r3 = roots.CandRight(c + 3), r4 = roots.CandRight(c + 4), r5 = roots.CandRight(c + 5);
+            weigh(box, 0, false, c, l0, r0);
+            weigh(box, 0, true, c + 1, l1, r1);
+            weigh(box, 1, false, c + 2, l2, r2);
+            weigh(box, 1, true, c + 3, l3, r3);
+            weigh(box, 2, false, c + 4, l4, r4);
+            weigh(box, 2, true, c + 5, l5, r5);
         }
         return best;
     }
