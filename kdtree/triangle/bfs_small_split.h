@@ -86,7 +86,8 @@ struct SmallSplitPass {
         const int count = int(PopCount(mask));
         const float area = cell.SurfaceArea();
         if (!(nodes.depth[i] < max_depth && count > 0 && area > 0.0f)) return best;
-        // Candidate c (the face upper of entry e's box on axis) with its masks.
+        // Weighs candidate c, the lower or upper face of an entry's box on axis, with its masks:
+        // best becomes it where it is better.
         const auto weigh = [&](const Aabb& box, int axis, bool upper, uint32_t c, uint64_t left_mask,
                                uint64_t right_mask) {
             const float p = upper ? box.hi[axis] : box.lo[axis];
