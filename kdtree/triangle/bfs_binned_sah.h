@@ -8,11 +8,12 @@
 // it ends. The candidates are, in each bin, the lowest lower face (triangles lying in that plane go
 // right) and the highest upper face (they go left). Counts on the far side of a candidate are
 // exact; an entry of the same bin that may fall on either side is counted on both. The lanes of a
-// warp (or one CPU thread) share a node; the bins live in their scratch, an axis at a time. Counts
-// and faces do not depend on the order of the lanes' updates and ties go to the lowest candidate,
-// so the CPU and the GPU choose the same split. Splits on the cell's own faces (a flat child for
-// the triangles lying in one) were tried and left out: on a gear they raised the SAH cost from
-// 1.07 to 1.10 times the exact builder's and helped none of the flat-faced meshes.
+// warp, a block or a part of one (or one CPU thread) share a node; the bins live in their scratch,
+// an axis at a time. Counts and faces do not depend on the order of the lanes' updates and ties go
+// to the lowest candidate, so the CPU and the GPU choose the same split. Splits on the cell's own
+// faces (a flat child for the triangles lying in one) were tried and left out: on a gear they
+// raised the SAH cost from 1.07 to 1.10 times the exact builder's and helped none of the
+// flat-faced meshes.
 #pragma once
 
 #include <cstdint>
@@ -122,8 +123,8 @@ CA_HD SahCandidate CheapestInBins(const Lanes& lanes, const SahBins& bins, const
             const SahPlane p = SahCandidatePlane(bins, cell, a, b, side, starts_before, ends_before, count);
             if (!p.valid) continue;
             const float cost = cost_traversal * area +
-                               cost_intersection * (ChildCell(cell, a, p.pos, 0).SurfaceArea() * float(p.left) +
-                                                    ChildCell(cell, a, p.pos, 1).SurfaceArea() * float(p.right));
+                               cost_intersection * (cell.Half(a, p.pos, 0).SurfaceArea() * float(p.left) +
+                                                    cell.Half(a, p.pos, 1).SurfaceArea() * float(p.right));
             const uint32_t id = uint32_t(a) * kSahCandidatesPerAxis + 2 * b + uint32_t(side);
             const SahCandidate candidate{cost, id, p.pos, p.planar_side};
             if (candidate < best) best = candidate;
