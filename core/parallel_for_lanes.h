@@ -1,6 +1,7 @@
 // ParallelFor for items that a group of lanes shares (core/lanes.h): pass.Run(lanes, scratch, i)
 // runs item i with a GPU warp (WarpLanes, scratch in the warp's shared memory), a few of a warp's
-// lanes (GroupLanes, ParallelForGroups, no scratch) or a CPU thread (OneLane, scratch on its stack). Pass::Scratch is the per-item work area (NoScratch for none).
+// lanes (GroupLanes, ParallelForGroups, no scratch) or a CPU thread (OneLane, scratch on its
+// stack). Pass::Scratch is the per-item work area (NoScratch for none).
 // Suits items that one thread would walk through in a long chain of dependent steps, while there
 // are too few items to hide it. A launch unit only, as ParallelFor.
 #pragma once
@@ -50,6 +51,16 @@ __global__ void __launch_bounds__(256) GroupPerItemKernel(Pass pass, uint32_t n)
 }
 #endif
 
+// The CPU's loop of ParallelForLanes and ParallelForGroups: an item is a few GPU lanes' work for
+// one thread, so a few make a task, where ParallelFor's tasks take a thousand light items (a
+// level's roots of a small scene would be one task).
+template <class Pass>
+void ForHeavyItemsOnCpu(size_t n, const Pass& pass) {
+    tbb::parallel_for(tbb::blocked_range<uint32_t>(0, uint32_t(n), 16), [&pass](const tbb::blocked_range<uint32_t>& r) {
+        for (uint32_t i = r.begin(); i != r.end(); ++i) ThreadPerItem<Pass>{pass}(int(i));
+    });
+}
+
 }  // namespace detail
 
 // As ParallelForLanes with one lane an item on either backend: for launches of so many items that
@@ -76,7 +87,7 @@ void ParallelForGroups(const Backend& backend, const char* name, size_t n, const
 #endif
         return;
     }
-    ParallelForOneLane(backend, name, n, pass);
+    detail::ForHeavyItemsOnCpu(n, pass);
 }
 
 template <class Pass>
@@ -93,11 +104,7 @@ void ParallelForLanes(const Backend& backend, const char* name, size_t n, const 
 #endif
         return;
     }
-    // An item is a warp's work for one CPU thread: a few make a task, where ParallelFor's tasks
-    // take a thousand light items (a level's roots of a small scene would be one task).
-    tbb::parallel_for(tbb::blocked_range<uint32_t>(0, uint32_t(n), 16), [&pass](const tbb::blocked_range<uint32_t>& r) {
-        for (uint32_t i = r.begin(); i != r.end(); ++i) detail::ThreadPerItem<Pass>{pass}(int(i));
-    });
+    detail::ForHeavyItemsOnCpu(n, pass);
 }
 
 }  // namespace caustica
