@@ -120,6 +120,10 @@ struct Aabb {
         return p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y && p.z >= lo.z && p.z <= hi.z;
     }
     CA_HD Aabb Intersect(const Aabb& b) const { return Aabb(Max(lo, b.lo), Min(hi, b.hi)); }
+    // The part below (side 0) or above (side 1) the plane at p on axis: a kd-tree cell's child.
+    CA_HD Aabb Half(int axis, float p, int side) const {
+        return side == 0 ? Aabb(lo, hi.With(axis, p)) : Aabb(lo.With(axis, p), hi);
+    }
 };
 
 }  // namespace caustica

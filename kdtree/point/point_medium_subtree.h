@@ -371,9 +371,7 @@ CA_HD void BuildMedium(const Block& block, MediumScratch& s, const MediumContext
                 const uint32_t kind = ChildKind(cc, T, T);
                 const uint32_t depth = node->depth + 1;
                 if (kind == kLarge) {
-                    Aabb cell = node->cell;
-                    if (side == 0) cell.hi[node->axis] = node->split;
-                    else cell.lo[node->axis] = node->split;
+                    const Aabb cell = node->cell.Half(int(node->axis), node->split, int(side));
                     s.active[1 - cur][large_at++] = MediumNode{cb, cc, depth, slot, cell, 0, 0, 0.0f, 0};
                     continue;
                 }

@@ -244,9 +244,7 @@ struct EmitChildrenPass {
             child.depth = parent.depth + 1;
             child.kind = ChildKind(child.count, 0, medium_max);
             nodes[left + c] = child;
-            Aabb cell = act.cell;
-            if (c == 0) cell.hi[act.axis] = act.split;
-            else cell.lo[act.axis] = act.split;
+            const Aabb cell = act.cell.Half(int(act.axis), act.split, c);
             if (child.kind == kMediumRoot) cells[left + c] = cell;
             uint32_t child_active = kNone, child_work = kNone;
             if (child.kind == kLarge) {

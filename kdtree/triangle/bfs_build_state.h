@@ -221,11 +221,6 @@ CA_HD inline void ClassifyExtent(float lo, float hi, float p, int planar_side, b
     *right = hi > p;
 }
 
-// The child cells of a cell split at p on axis.
-CA_HD inline Aabb ChildCell(const Aabb& cell, int axis, float p, int side) {
-    return side == 0 ? Aabb(cell.lo, cell.hi.With(axis, p)) : Aabb(cell.lo.With(axis, p), cell.hi);
-}
-
 // The box of triangle t, whose box so far is entry, in cell: the triangle clipped to the cell
 // (falling back to the cut box if rounding empties it).
 CA_HD inline Aabb ClippedEntryBox(const Triangle& t, const Aabb& entry, const Aabb& cell) {
@@ -311,7 +306,7 @@ CA_HD inline void WriteEntry(const LargeLevelView& v, uint32_t node, uint32_t lo
         return;
     }
     const uint32_t dst = v.child_first[2 * node + uint32_t(side)] + rank;
-    const Aabb cell = ChildCell(v.nodes.Region(node), axis, v.nodes.split_pos[node], side);
+    const Aabb cell = v.nodes.Region(node).Half(axis, v.nodes.split_pos[node], side);
     v.next.Set(dst, tri, ChildEntryBox(v.triangles[tri], v.cur.Box(e), cell, axis));
 }
 

@@ -170,8 +170,9 @@ CA_HD inline bool UselessSplit(const LargeLevelView& v, uint32_t i, float cost_t
     const int axis = v.nodes.split_axis[i];
     const float p = v.nodes.split_pos[i];
     const float area = cell.SurfaceArea();
-    const float split = cost_traversal * area + cost_intersection * (ChildCell(cell, axis, p, 0).SurfaceArea() * float(left) +
-                                                                     ChildCell(cell, axis, p, 1).SurfaceArea() * float(right));
+    const float split = cost_traversal * area +
+                        cost_intersection * (cell.Half(axis, p, 0).SurfaceArea() * float(left) +
+                                             cell.Half(axis, p, 1).SurfaceArea() * float(right));
     return !(split < cost_intersection * float(count) * area);
 }
 
@@ -358,7 +359,7 @@ struct EmitLargeChildren {
         const int side = int(s & 1);
         const uint32_t parent = nodes.record[i];
         const int32_t depth = nodes.depth[i] + int32_t(records.Chain(parent) & 7u) + 1;
-        const Aabb cell = ChildCell(nodes.Region(i), nodes.split_axis[i], nodes.split_pos[i], side);
+        const Aabb cell = nodes.Region(i).Half(nodes.split_axis[i], nodes.split_pos[i], side);
         const uint32_t begin = level.child_first[s];
         const uint32_t n = level.child_count[s];
         const uint32_t active_total = active_scan[slot_count - 1] + active[slot_count - 1];
@@ -762,7 +763,7 @@ struct EmitSmallChildren {
             next.root[j] = nodes.root[i];
             next.mask[j] = child_masks[2 * i + uint32_t(side)];
             next.depth[j] = nodes.depth[i] + 1;
-            next.SetRegion(j, ChildCell(cell, axis, p, side));
+            next.SetRegion(j, cell.Half(axis, p, side));
             records.SetHead(rec, kUndecided, uint32_t(nodes.depth[i] + 1), 0);
             (side == 0 ? records.left : records.right)[parent] = rec;
         }

@@ -100,8 +100,8 @@ struct SmallSplitPass {
             const int left = int(PopCount(mask & left_mask));
             const int right = int(PopCount(mask & right_mask));
             if (left == count && right == count) return;
-            const float area_left = ChildCell(cell, axis, p, 0).SurfaceArea();
-            const float area_right = ChildCell(cell, axis, p, 1).SurfaceArea();
+            const float area_left = cell.Half(axis, p, 0).SurfaceArea();
+            const float area_right = cell.Half(axis, p, 1).SurfaceArea();
             SplitChoice choice;
             choice.cost = cost_traversal + cost_intersection * (area_left * float(left) + area_right * float(right)) / area;
             choice.axis = uint32_t(axis);
@@ -168,8 +168,8 @@ struct SmallSplitPass {
                 inside = inside && (a == axis || (box.lo[a] >= cell.lo[a] && box.hi[a] <= cell.hi[a]));
             if (inside) continue;
             const Triangle& t = triangles[roots.tri[first + bit]];
-            if (!TriangleMeetsWidenedBox(t, ChildCell(cell, axis, p, 0))) changed.side[0] |= uint64_t(1) << bit;
-            else if (!TriangleMeetsWidenedBox(t, ChildCell(cell, axis, p, 1))) changed.side[1] |= uint64_t(1) << bit;
+            if (!TriangleMeetsWidenedBox(t, cell.Half(axis, p, 0))) changed.side[0] |= uint64_t(1) << bit;
+            else if (!TriangleMeetsWidenedBox(t, cell.Half(axis, p, 1))) changed.side[1] |= uint64_t(1) << bit;
         }
         changed = lanes.Reduce(changed, EitherMask());
         ChildMasks out;

@@ -104,9 +104,7 @@ private:
             *ok = false;
             return node + 1;
         }
-        Aabb left = box, right = box;
-        left.hi[axis] = n.split;
-        right.lo[axis] = n.split;
+        const Aabb left = box.Half(axis, n.split, 0), right = box.Half(axis, n.split, 1);
         const uint32_t left_end = Walk(node + 1, left, depth + 1, ok);
         if (!*ok) return left_end;
         if (n.RightChild() != left_end) {
@@ -159,9 +157,7 @@ private:
                 Problem(Concat("triangle ", t, " overlaps leaf ", node, " but is not in it"));
             return;
         }
-        Aabb left = box, right = box;
-        left.hi[n.Axis()] = n.split;
-        right.lo[n.Axis()] = n.split;
+        const Aabb left = box.Half(n.Axis(), n.split, 0), right = box.Half(n.Axis(), n.split, 1);
         const Triangle& tri = triangles_[t];
         if (TriangleOverlapsBox(tri, Shrunk(left))) Descend(t, node + 1, left);
         if (TriangleOverlapsBox(tri, Shrunk(right))) Descend(t, n.RightChild(), right);

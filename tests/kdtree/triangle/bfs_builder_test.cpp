@@ -53,7 +53,7 @@ TEST(BfsBuilder, RootEntryBoxesAreTheLargeStagesBoxes) {
             const int axis = level % 3;
             const float p = 0.5f * (cell.lo[axis] + cell.hi[axis]);
             const int side = entry.lo[axis] < p ? 0 : 1;  // follow the triangle
-            cell = bfs::ChildCell(cell, axis, p, side);
+            cell = cell.Half(axis, p, side);
             entry = bfs::ChildEntryBox(t, entry, cell, axis);
         }
         const Aabb box = bfs::RootEntryBox(t, cell);
