@@ -708,24 +708,45 @@ struct BatchEntryBoxes {
 // lower face, to the right for its upper face. Such a triangle's own two faces are one plane, so
 // both choices are candidates and the SAH picks the cheaper; putting them on both sides, as the
 // large-node stage does, counted every flat face of a machined part twice.
+//
+// A thread takes both faces of an entry's box on one axis, whose planes it compares with the same
+// bounds of the root's entries, 32 of them at a time with constant shifts: the masks' bits are
+// set by predicated ors, where a shift by the entry's number cost more than the comparisons.
 struct PreprocessSmallNodes {
     SmallRootsView roots;  // the batch's candidates: those of its entries, from batch_first on
-    CA_HD void operator()(int cc) const {
-        const uint32_t c = 6 * roots.batch_first + uint32_t(cc);
-        const uint32_t e = c / 6, axis = (c % 6) / 2, upper = c & 1;
-        const float p = roots.BoxBound(int(3 * upper + axis), e);
+    // Item i: the batch's entry i / 3, axis i % 3.
+    CA_HD void operator()(int ii) const {
+        const uint32_t i = uint32_t(ii), e = roots.batch_first + i / 3, axis = i % 3;
+        const float* lo = SelectAt(roots.batch_box, int(axis));  // the batch's entries' bounds on the axis
+        const float* hi = SelectAt(roots.batch_box, int(3 + axis));
+        const float p[2] = {lo[e - roots.batch_first], hi[e - roots.batch_first]};
         const uint32_t root = roots.EntryRoot(e);
-        const uint32_t first = roots.first[root], n = roots.count[root];
-        uint64_t left_mask = 0, right_mask = 0;
-        for (uint32_t j = 0; j < n; ++j) {
-            bool left, right;
-            ClassifyExtent(roots.BoxBound(int(axis), first + j), roots.BoxBound(int(3 + axis), first + j), p, int(upper),
-                           &left, &right);
-            left_mask |= uint64_t(left) << j;
-            right_mask |= uint64_t(right) << j;
+        const uint32_t first = roots.first[root] - roots.batch_first, n = roots.count[root];
+        uint64_t left[2] = {0, 0}, right[2] = {0, 0};  // of the lower face, then of the upper
+        for (uint32_t base = 0; base < n; base += 32) {
+            uint32_t l0 = 0, r0 = 0, l1 = 0, r1 = 0;
+#pragma unroll
+            for (uint32_t b = 0; b < 32; ++b) {
+                if (base + b >= n) break;
+                const float a = lo[first + base + b], z = hi[first + base + b];
+                bool l, r;
+                ClassifyExtent(a, z, p[0], 0, &l, &r);
+                l0 |= l ? 1u << b : 0u;
+                r0 |= r ? 1u << b : 0u;
+                ClassifyExtent(a, z, p[1], 1, &l, &r);
+                l1 |= l ? 1u << b : 0u;
+                r1 |= r ? 1u << b : 0u;
+            }
+            left[0] |= uint64_t(l0) << base;
+            right[0] |= uint64_t(r0) << base;
+            left[1] |= uint64_t(l1) << base;
+            right[1] |= uint64_t(r1) << base;
         }
-        roots.CandLeft(c) = left_mask;
-        roots.CandRight(c) = right_mask;
+        const uint32_t c = 6 * e + 2 * axis;
+        roots.CandLeft(c) = left[0];
+        roots.CandRight(c) = right[0];
+        roots.CandLeft(c + 1) = left[1];
+        roots.CandRight(c + 1) = right[1];
     }
 };
 
@@ -1491,7 +1512,7 @@ void BfsSahBuilder::Impl::SmallStage(const Triangle* triangles, uint32_t root_co
                     BatchEntryRoots{roots.View(), batch.first_root});
         ParallelFor(backend, "kdtree batch's entry boxes", batch.entries,
                     BatchEntryBoxes{roots.View(), root_nodes.View(), triangles});
-        ParallelFor(backend, "kdtree preprocess small nodes", 6 * size_t(batch.entries), PreprocessSmallNodes{roots.View()});
+        ParallelFor(backend, "kdtree preprocess small nodes", 3 * size_t(batch.entries), PreprocessSmallNodes{roots.View()});
         small[0].Reserve(batch.roots, false);
         ParallelFor(backend, "kdtree batch's small roots", batch.roots,
                     CopySmallNodes{root_nodes.View(), small[0].View(), batch.first_root});
