@@ -179,6 +179,43 @@ struct KeyMaxOp {
     CA_HD uint32_t operator()(uint32_t a, uint32_t b) const { return b > a ? b : a; }
 };
 
+// A box as keys (FloatKey) for min and max by warp reductions and atomics: the tight box of a
+// node's entries (Chang et al. 2013, section 13.2.2). Starts as the identities.
+struct BoxKeys {
+    uint32_t k[6] = {kKeyMinIdentity, kKeyMinIdentity, kKeyMinIdentity,
+                     kKeyMaxIdentity, kKeyMaxIdentity, kKeyMaxIdentity};
+
+    CA_HD void Add(const Aabb& b) {
+        for (int a = 0; a < 3; ++a) {
+            k[a] = KeyMinOp()(k[a], FloatKey(b.lo[a]));
+            k[3 + a] = KeyMaxOp()(k[3 + a], FloatKey(b.hi[a]));
+        }
+    }
+    // Over the lanes (core/lanes.h), every lane ending with the whole.
+    template <class Lanes>
+    CA_HD void Reduce(const Lanes& lanes) {
+        for (int a = 0; a < 3; ++a) {
+            k[a] = lanes.Reduce(k[a], KeyMinOp());
+            k[3 + a] = lanes.Reduce(k[3 + a], KeyMaxOp());
+        }
+    }
+    // Into item i of six key columns, by atomic min and max.
+    CA_HD void MergeInto(uint32_t* const (&keys)[6], uint32_t i) const {
+        for (int a = 0; a < 3; ++a) {
+            AtomicMin(&keys[a][i], k[a]);
+            AtomicMax(&keys[3 + a][i], k[3 + a]);
+        }
+    }
+    CA_HD void StoreAt(uint32_t* const (&keys)[6], uint32_t i) const {
+        for (int a = 0; a < 6; ++a) keys[a][i] = k[a];
+    }
+    CA_HD static BoxKeys At(uint32_t* const (&keys)[6], uint32_t i) {
+        BoxKeys b;
+        for (int a = 0; a < 6; ++a) b.k[a] = keys[a][i];
+        return b;
+    }
+};
+
 // Boxes built with comparisons instead of fminf/fmaxf (core's Aabb), whose choice between -0 and
 // +0 differs between host and device; the CPU and GPU builds must agree bit for bit.
 CA_HD inline float MinOf(float a, float b) { return b < a ? b : a; }
@@ -267,6 +304,10 @@ struct LargeLevelView {
     uint32_t* child_count;  // two per node: entries in its left and right child (atomic counters)
     uint32_t* child_first;  // two per node: the child's first entry in next (a scan of the counts)
     uint32_t* leaf_store;   // triangle indices of large-stage leaves
+    // Two per node, where the level's classification gathers them: the child's entries' tight box
+    // as keys (BoxKeys), which its next-level node starts from instead of a pass over its entries.
+    // Null where the level does not gather them.
+    uint32_t* child_key[6] = {};
 };
 
 // The last of the first n items of an increasing list at or below value (list[0] <= value): the
@@ -296,8 +337,9 @@ CA_HD inline void ClassifyEntry(const LargeLevelView& v, uint32_t node, uint32_t
 }
 
 // Writes entry 'local' of node into child 'side' at position 'rank' among that child's entries
-// (or into the leaf store for a leaf).
-CA_HD inline void WriteEntry(const LargeLevelView& v, uint32_t node, uint32_t local, int side, uint32_t rank) {
+// (or into the leaf store for a leaf) and adds its box there to keys (nothing for a leaf).
+CA_HD inline void WriteEntry(const LargeLevelView& v, uint32_t node, uint32_t local, int side, uint32_t rank,
+                             BoxKeys& keys) {
     const uint32_t e = v.nodes.begin[node] + local;
     const uint32_t tri = v.cur.tri[e];
     const int axis = v.nodes.split_axis[node];
@@ -307,7 +349,9 @@ CA_HD inline void WriteEntry(const LargeLevelView& v, uint32_t node, uint32_t lo
     }
     const uint32_t dst = v.child_first[2 * node + uint32_t(side)] + rank;
     const Aabb cell = v.nodes.Region(node).Half(axis, v.nodes.split_pos[node], side);
-    v.next.Set(dst, tri, ChildEntryBox(v.triangles[tri], v.cur.Box(e), cell, axis));
+    const Aabb box = ChildEntryBox(v.triangles[tri], v.cur.Box(e), cell, axis);
+    v.next.Set(dst, tri, box);
+    keys.Add(box);
 }
 
 }  // namespace caustica::bfs

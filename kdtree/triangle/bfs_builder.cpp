@@ -218,6 +218,10 @@ struct SplitLargeNodes {
         if (writer) {
             level.child_count[2 * i] = 0;
             level.child_count[2 * i + 1] = 0;
+            if (level.child_key[0]) {
+                BoxKeys().StoreAt(level.child_key, 2 * i);
+                BoxKeys().StoreAt(level.child_key, 2 * i + 1);
+            }
             records.SetHead(rec, kUndecided, uint32_t(depth), 0);
         }
         if (depth >= max_depth || MaxComponent(tight.Extent()) <= 0.0f) {
@@ -370,10 +374,7 @@ struct EmitLargeChildren {
             next_nodes.begin[j] = begin;
             next_nodes.count[j] = n;
             next_nodes.SetRegion(j, cell);
-            for (int a = 0; a < 3; ++a) {
-                next_nodes.key[a][j] = kKeyMinIdentity;
-                next_nodes.key[3 + a][j] = kKeyMaxIdentity;
-            }
+            (level.child_key[0] ? BoxKeys::At(level.child_key, s) : BoxKeys()).StoreAt(next_nodes.key, j);
             next_nodes.record[j] = rec;
             next_nodes.depth[j] = depth;
             const bool useless = UselessSplit(level, i, cost_traversal, cost_intersection);
@@ -479,12 +480,13 @@ struct LargeRunState {
     uint32_t active = 1, entry_count = 0, rec_count = 1, s_roots = 0, s_entries = 0, cur = 0;
     uint32_t leaf_store_size = 0;
     uint32_t chunks_counted = 0;  // the current level's chunk counts and their scans are made
+    uint32_t bounds_known = 0;    // its nodes' tight boxes are made (the level before gathered them)
     uint32_t levels = 0;          // levels run
     uint32_t entry_bound_leaves = 0;
     uint64_t large_nodes = 0, large_entries = 0, peak_active_nodes = 0, peak_entries = 0;
     // On to the next level from this one's totals; next_chunks_counted: its chunk counts and their
-    // scans are made (LargeChildrenPass).
-    CA_HD void Advance(const LevelTotals& t, bool next_chunks_counted) {
+    // scans are made (LargeChildrenPass); next_bounds_known: its nodes' boxes (child_key).
+    CA_HD void Advance(const LevelTotals& t, bool next_chunks_counted, bool next_bounds_known) {
         rec_count += t.next_nodes + t.new_small_roots;
         s_roots += t.new_small_roots;
         s_entries += t.new_small_entries;
@@ -493,6 +495,7 @@ struct LargeRunState {
         entry_count = t.next_entries;
         cur = 1 - cur;
         chunks_counted = uint32_t(next_chunks_counted);
+        bounds_known = uint32_t(next_bounds_known);
     }
 };
 struct LargeRun {
@@ -557,25 +560,11 @@ struct LargeLevelsPass {
             const uint32_t node = LastAtOrBelow(v.nodes.chunk_first, v.node_count, c);
             const uint32_t first = (c - v.nodes.chunk_first[node]) * v.chunk_size;
             const uint32_t end = first + v.chunk_size < v.nodes.count[node] ? first + v.chunk_size : v.nodes.count[node];
-            uint32_t k[6] = {kKeyMinIdentity, kKeyMinIdentity, kKeyMinIdentity,
-                             kKeyMaxIdentity, kKeyMaxIdentity, kKeyMaxIdentity};
-            for (uint32_t local = first + warp.Lane(); local < end; local += Warp::kCount) {
-                const uint32_t e = v.nodes.begin[node] + local;
-                for (int a = 0; a < 3; ++a) {
-                    k[a] = KeyMinOp()(k[a], FloatKey(v.cur.box[a][e]));
-                    k[3 + a] = KeyMaxOp()(k[3 + a], FloatKey(v.cur.box[3 + a][e]));
-                }
-            }
-            for (int a = 0; a < 3; ++a) {
-                k[a] = warp.Reduce(k[a], KeyMinOp());
-                k[3 + a] = warp.Reduce(k[3 + a], KeyMaxOp());
-            }
-            if (warp.Lane() == 0) {
-                for (int a = 0; a < 3; ++a) {
-                    AtomicMin(&v.nodes.key[a][node], k[a]);
-                    AtomicMax(&v.nodes.key[3 + a][node], k[3 + a]);
-                }
-            }
+            BoxKeys keys;
+            for (uint32_t local = first + warp.Lane(); local < end; local += Warp::kCount)
+                keys.Add(v.cur.Box(v.nodes.begin[node] + local));
+            keys.Reduce(warp);
+            if (warp.Lane() == 0) keys.MergeInto(v.nodes.key, node);
         }
     }
 
@@ -608,8 +597,9 @@ struct LargeLevelsPass {
             const uint32_t node = LastAtOrBelow(first_item, v.node_count, k);
             const uint32_t local = k - first_item[node];
             const uint32_t here = sides[k + 1] - sides[k], before = sides[k] - sides[first_item[node]];
-            if (here & 0xffffu) WriteEntry(v, node, local, 0, before & 0xffffu);
-            if (here >> 16) WriteEntry(v, node, local, 1, before >> 16);
+            BoxKeys none;  // the run's levels find their nodes' boxes themselves (Bounds)
+            if (here & 0xffffu) WriteEntry(v, node, local, 0, before & 0xffffu, none);
+            if (here >> 16) WriteEntry(v, node, local, 1, before >> 16, none);
         }
     }
 
@@ -640,7 +630,7 @@ struct LargeLevelsPass {
             s.entry_bound_leaves |= uint32_t(entry_bound);
             const LargeLevelView level{cur,       active,  chunk,       entries[s.cur], entries[nxt],
                                        triangles, records, child_count, child_first,    leaf_store};
-            Bounds(block, level);
+            if (!s.bounds_known) Bounds(block, level);
             block.Sync();
             const SplitLargeNodes split = SplitLargeNodes::Of(level, totals, params, entry_bound);
             constexpr uint32_t kPart = kSplitPartThreads;
@@ -668,7 +658,7 @@ struct LargeLevelsPass {
                               totals, chunk, ~0u}
                 .Run(block, none, 0);
             block.Sync();
-            s.Advance(*totals, true);
+            s.Advance(*totals, true, false);
             if (block.Lane() == 0) run->level_ends[s.levels - 1] = s.rec_count;
         }
         if (block.Lane() == 0) run->state = s;
@@ -1237,6 +1227,7 @@ struct BfsSahBuilder::Impl {
     Buffer<LargeRun> large_run;   // LargeLevelsPass's state
     Buffer<SmallRun> small_run;   // SmallLevelsPass's state
     std::vector<Buffer<uint32_t>> slots;  // active, small, active_count, small_count and their scans
+    std::vector<Buffer<uint32_t>> child_keys;  // six per child slot (LargeLevelView::child_key)
     Buffer<LevelTotals> totals;
     std::vector<uint32_t> level_bounds;  // level l's records: [level_bounds[l], level_bounds[l + 1])
 
@@ -1256,6 +1247,7 @@ struct BfsSahBuilder::Impl {
           large_run(space),
           small_run(space),
           slots(MakeBuffers<uint32_t>(space, 8)),
+          child_keys(MakeBuffers<uint32_t>(space, 6)),
           totals(space) {
         totals.Resize(1);
         large_run.Resize(1);
@@ -1280,7 +1272,8 @@ struct BfsSahBuilder::Impl {
     void Build(Span<const Triangle> triangles, SahTree& out);
     size_t WorkBytes() const {
         return stage_area.Bytes() + root_area.Bytes() + store_area.Bytes() + records.Bytes() + roots.Bytes() +
-               Bytes(child_count) + Bytes(child_first) + Bytes(leaf_store) + Bytes(item_scan) + Bytes(slots);
+               Bytes(child_count) + Bytes(child_first) + Bytes(leaf_store) + Bytes(item_scan) + Bytes(slots) +
+               Bytes(child_keys);
     }
     // Returns the small roots and their store entries.
     void LargeStage(const Triangle* triangles, uint32_t n, uint32_t* record_count, uint32_t* root_count,
@@ -1409,6 +1402,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         Grow(child_count, slot_count, false);
         Grow(child_first, slot_count, false);
         for (auto& b : slots) Grow(b, slot_count, false);
+        for (auto& b : child_keys) Grow(b, slot_count, false);
         Grow(leaf_store, size_t(s.leaf_store_size) + entry_count, true);
         records.Reserve(size_t(rec_count) + slot_count, true);
         root_nodes.Reserve(size_t(s_roots) + slot_count, true);
@@ -1431,13 +1425,15 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
                                     Span<uint32_t>(nodes.chunk_first, active));
         }
         const auto level_view = [&] {
-            return LargeLevelView{large[cur].View(),   active,    chunk,          entries[cur].View(),
-                                  entries[nxt].View(), triangles, records.View(), child_count.data(),
-                                  child_first.data(),  leaf_store.data()};
+            LargeLevelView v{large[cur].View(),   active,    chunk,          entries[cur].View(),
+                             entries[nxt].View(), triangles, records.View(), child_count.data(),
+                             child_first.data(),  leaf_store.data()};
+            for (int a = 0; a < 6; ++a) v.child_key[a] = child_keys[size_t(a)].data();
+            return v;
         };
         LargeLevelView level = level_view();
         const uint32_t chunk_bound = entry_count / chunk + active;
-        ChunkBounds(backend, level, chunk_bound);
+        if (!s.bounds_known) ChunkBounds(backend, level, chunk_bound);
         // Triangles that straddle most planes (long ones filling a volume) keep most of a node's
         // count on both sides of each median split while the SAH still favours it, and the work
         // lists double level after level: past kMaxLevelEntriesPerTriangle the level's nodes are
@@ -1486,7 +1482,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
                         CopySmallRootEntries{entries[nxt].View().tri, roots.View(), s_entries, s_roots,
                                              t.new_small_roots});
         }
-        s.Advance(t, in_one_block);
+        s.Advance(t, in_one_block, true);
         level_bounds.push_back(s.rec_count);
     }
     stats.large_leaf_items = s.leaf_store_size;

@@ -48,28 +48,13 @@ ChunkRange RangeOf(const LargeLevelView& v, const uint32_t* chunk_node, uint32_t
 
 void ChunkBoundsCpu(const Backend& backend, const LargeLevelView& v) {
     const uint32_t chunks = ChunkTotal(v);
-    uint32_t* chunk_node = ChunkNodes(backend, v, chunks, size_t(chunks) * 6 * sizeof(uint32_t));
-    uint32_t* chunk_keys = chunk_node + chunks;
+    const uint32_t* chunk_node = ChunkNodes(backend, v, chunks, 0);
     ParallelOverChunks(chunks, [&](uint32_t c) {
         const ChunkRange r = RangeOf(v, chunk_node, c);
-        uint32_t k[6] = {kKeyMinIdentity, kKeyMinIdentity, kKeyMinIdentity, kKeyMaxIdentity, kKeyMaxIdentity,
-                         kKeyMaxIdentity};
-        for (uint32_t local = r.first; local < r.end; ++local) {
-            const uint32_t e = v.nodes.begin[r.node] + local;
-            for (int a = 0; a < 3; ++a) {
-                k[a] = std::min(k[a], FloatKey(v.cur.box[a][e]));
-                k[3 + a] = std::max(k[3 + a], FloatKey(v.cur.box[3 + a][e]));
-            }
-        }
-        for (int a = 0; a < 6; ++a) chunk_keys[6 * size_t(c) + a] = k[a];
+        BoxKeys keys;
+        for (uint32_t local = r.first; local < r.end; ++local) keys.Add(v.cur.Box(v.nodes.begin[r.node] + local));
+        keys.MergeInto(v.nodes.key, r.node);
     });
-    for (uint32_t c = 0; c < chunks; ++c) {
-        const uint32_t node = chunk_node[c];
-        for (int a = 0; a < 3; ++a) {
-            v.nodes.key[a][node] = std::min(v.nodes.key[a][node], chunk_keys[6 * size_t(c) + a]);
-            v.nodes.key[3 + a][node] = std::max(v.nodes.key[3 + a][node], chunk_keys[6 * size_t(c) + 3 + a]);
-        }
-    }
 }
 
 // The CPU twin of the classify kernel: the same per-entry rule, with the chunks' places in each
@@ -103,12 +88,15 @@ void ChunkClassifyCpu(const Backend& backend, const LargeLevelView& v, bool writ
     ParallelOverChunks(chunks, [&](uint32_t c) {
         const ChunkRange r = RangeOf(v, chunk_node, c);
         uint32_t next[2] = {chunk_base[2 * size_t(c)], chunk_base[2 * size_t(c) + 1]};
+        BoxKeys keys[2];
         for (uint32_t local = r.first; local < r.end; ++local) {
             bool left, right;
             ClassifyEntry(v, r.node, local, &left, &right);
-            if (left) WriteEntry(v, r.node, local, 0, next[0]++);
-            if (right) WriteEntry(v, r.node, local, 1, next[1]++);
+            if (left) WriteEntry(v, r.node, local, 0, next[0]++, keys[0]);
+            if (right) WriteEntry(v, r.node, local, 1, next[1]++, keys[1]);
         }
+        if (v.child_key[0] && v.nodes.split_axis[r.node] >= 0)
+            for (int side = 0; side < 2; ++side) keys[side].MergeInto(v.child_key, 2 * r.node + uint32_t(side));
     });
 }
 
@@ -132,9 +120,25 @@ __device__ uint32_t ChunkNode(const LargeLevelView& v, uint32_t c) {
     return lo;
 }
 
+// The block's keys by warp shuffles, then one atomic min or max per corner into item i of keys
+// (Chang et al. 2013, section 13.2.2). Every thread of the block calls it; warp_keys is shared.
+__device__ __forceinline__ void MergeBlockKeys(BoxKeys mine, uint32_t (&warp_keys)[6][32], uint32_t* const (&keys)[6], uint32_t i) {
+    const WarpLanes lanes;
+    const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    mine.Reduce(lanes);
+    if (lane == 0)
+        for (int a = 0; a < 6; ++a) warp_keys[a][warp] = mine.k[a];
+    __syncthreads();
+    if (warp != 0) return;
+    BoxKeys block;
+    if (lane < warps)
+        for (int a = 0; a < 6; ++a) block.k[a] = warp_keys[a][lane];
+    block.Reduce(lanes);
+    if (lane == 0) block.MergeInto(keys, i);
+}
+
 // One block per chunk, one thread per entry (blockDim = chunk size, a multiple of 32): the
-// chunk's box by warp shuffles, then one atomic min or max per node and corner (Chang et al.
-// 2013, section 13.2.2).
+// chunk's box into its node's keys.
 __global__ void ChunkBoundsKernel(LargeLevelView v) {
     detail::AfterPreviousKernel();
     __shared__ uint32_t warp_keys[6][32];
@@ -142,43 +146,18 @@ __global__ void ChunkBoundsKernel(LargeLevelView v) {
     if (blockIdx.x >= v.nodes.chunk_first[last] + v.nodes.chunk_count[last]) return;
     const uint32_t node = ChunkNode(v, blockIdx.x);
     const uint32_t local = (blockIdx.x - v.nodes.chunk_first[node]) * blockDim.x + threadIdx.x;
-    const bool valid = local < v.nodes.count[node];
-    const uint32_t e = v.nodes.begin[node] + local;
-    const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    const uint32_t warps = blockDim.x >> 5;
-    for (int a = 0; a < 6; ++a) {
-        const bool is_min = a < 3;
-        const uint32_t identity = is_min ? kKeyMinIdentity : kKeyMaxIdentity;
-        uint32_t k = valid ? FloatKey(v.cur.box[a][e]) : identity;
-        for (int d = 16; d > 0; d >>= 1) {
-            const uint32_t o = __shfl_xor_sync(0xffffffffu, k, d);
-            k = is_min ? KeyMinOp()(k, o) : KeyMaxOp()(k, o);
-        }
-        if (lane == 0) warp_keys[a][warp] = k;
-    }
-    __syncthreads();
-    if (warp != 0) return;
-    for (int a = 0; a < 6; ++a) {
-        const bool is_min = a < 3;
-        const uint32_t identity = is_min ? kKeyMinIdentity : kKeyMaxIdentity;
-        uint32_t k = lane < warps ? warp_keys[a][lane] : identity;
-        for (int d = 16; d > 0; d >>= 1) {
-            const uint32_t o = __shfl_xor_sync(0xffffffffu, k, d);
-            k = is_min ? KeyMinOp()(k, o) : KeyMaxOp()(k, o);
-        }
-        if (lane == 0) {
-            if (is_min) atomicMin(&v.nodes.key[a][node], k);
-            else atomicMax(&v.nodes.key[a][node], k);
-        }
-    }
+    BoxKeys keys;
+    if (local < v.nodes.count[node]) keys.Add(v.cur.Box(v.nodes.begin[node] + local));
+    MergeBlockKeys(keys, warp_keys, v.nodes.key, node);
 }
 
 // One block per chunk: classification, an intra-warp scan by ballot/popc, an inter-warp scan by
 // one warp's shuffles (WarpLanes), two atomic adds per chunk for its places in the children, then
 // the writes (Chang et al. 2013, section 13.2.1.2 and their appendix kernel). Without kWrite it
 // only counts.
+// A chunk of SahParams' largest size (1,024 entries) runs as one block: 64 registers a thread.
 template <bool kWrite>
-__global__ void ChunkClassifyKernel(LargeLevelView v) {
+__global__ void __launch_bounds__(1024) ChunkClassifyKernel(LargeLevelView v) {
     detail::AfterPreviousKernel();
     __shared__ uint32_t warp_offset[2][32];
     __shared__ uint32_t chunk_base[2];
@@ -216,8 +195,16 @@ __global__ void ChunkClassifyKernel(LargeLevelView v) {
     }
     if (!kWrite) return;
     __syncthreads();
-    if (left) WriteEntry(v, node, local, 0, chunk_base[0] + warp_offset[0][warp] + left_rank);
-    if (right) WriteEntry(v, node, local, 1, chunk_base[1] + warp_offset[1][warp] + right_rank);
+    // The children's boxes, where the level gathers them (the same for the whole block): one side
+    // after the other, so that a thread holds one box's keys beside the clip's registers.
+    const bool gather = v.child_key[0] && v.nodes.split_axis[node] >= 0;
+    __shared__ uint32_t warp_keys[2][6][32];
+    BoxKeys keys;
+    if (left) WriteEntry(v, node, local, 0, chunk_base[0] + warp_offset[0][warp] + left_rank, keys);
+    if (gather) MergeBlockKeys(keys, warp_keys[0], v.child_key, 2 * node);
+    keys = BoxKeys();
+    if (right) WriteEntry(v, node, local, 1, chunk_base[1] + warp_offset[1][warp] + right_rank, keys);
+    if (gather) MergeBlockKeys(keys, warp_keys[1], v.child_key, 2 * node + 1);
 }
 
 #endif
