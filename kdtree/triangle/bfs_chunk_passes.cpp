@@ -154,9 +154,9 @@ __global__ void ChunkBoundsKernel(LargeLevelView v) {
 // One block per chunk: classification, an intra-warp scan by ballot/popc, an inter-warp scan by
 // one warp's shuffles (WarpLanes), two atomic adds per chunk for its places in the children, then
 // the writes (Chang et al. 2013, section 13.2.1.2 and their appendix kernel). Without kWrite it
-// only counts.
-// A chunk of SahParams' largest size (1,024 entries) runs as one block: 64 registers a thread.
-template <bool kWrite>
+// only counts; with kGather it also gathers the children's boxes (LargeLevelView::child_key). A
+// chunk of SahParams' largest size (1,024 entries) runs as one block: 64 registers a thread.
+template <bool kWrite, bool kGather>
 __global__ void __launch_bounds__(1024) ChunkClassifyKernel(LargeLevelView v) {
     detail::AfterPreviousKernel();
     __shared__ uint32_t warp_offset[2][32];
@@ -195,9 +195,9 @@ __global__ void __launch_bounds__(1024) ChunkClassifyKernel(LargeLevelView v) {
     }
     if (!kWrite) return;
     __syncthreads();
-    // The children's boxes, where the level gathers them (the same for the whole block): one side
-    // after the other, so that a thread holds one box's keys beside the clip's registers.
-    const bool gather = v.child_key[0] && v.nodes.split_axis[node] >= 0;
+    // The children's boxes (none for a leaf, the same for the whole block): one side after the
+    // other, so that a thread holds one box's keys beside the clip's registers.
+    const bool gather = kGather && v.nodes.split_axis[node] >= 0;
     __shared__ uint32_t warp_keys[2][6][32];
     BoxKeys keys;
     if (left) WriteEntry(v, node, local, 0, chunk_base[0] + warp_offset[0][warp] + left_rank, keys);
@@ -230,9 +230,11 @@ void RunChunkClassify(const Backend& backend, const LargeLevelView& level, uint3
     if (level.node_count == 0 || chunk_bound == 0) return;
     if (backend.IsGpu()) {
 #if defined(__CUDACC__)
-        detail::Launch(backend, write ? "kdtree chunk classify" : "kdtree chunk count",
-                       write ? ChunkClassifyKernel<true> : ChunkClassifyKernel<false>, chunk_bound, level.chunk_size, 0,
-                       level);
+        const auto kernel = !write               ? ChunkClassifyKernel<false, false>
+                            : level.child_key[0] ? ChunkClassifyKernel<true, true>
+                                                 : ChunkClassifyKernel<true, false>;
+        detail::Launch(backend, write ? "kdtree chunk classify" : "kdtree chunk count", kernel, chunk_bound,
+                       level.chunk_size, 0, level);
         return;
 #endif
     }
