@@ -4,8 +4,9 @@
 // ... of the item and combines the lanes' answers with Reduce (a group or a warp), ReduceMin or
 // Ballot (a warp) or ExclusiveScan (a block), so the CPU and the GPU run the same source. Reduce's
 // operation must give the same bits in any order (a total order, integer min/max), or the warp's
-// answer would depend on how it paired the lanes. A block is also its warps: Warp() gives the lanes of the calling thread's warp, WarpIndex() which of kWarps it is
-// (OneLane is a block of one warp of one lane). A block is also cut into parts of whole warps
+// answer would depend on how it paired the lanes. A block is also its warps: Warp() gives the
+// lanes of the calling thread's warp, WarpIndex() which of kWarps it is (OneLane is a block of one
+// warp of one lane). A block is also cut into parts of whole warps
 // (Part<kThreads>(), one of Parts<kThreads>() = kCount / kThreads, PartIndex<kThreads>()), each
 // with a barrier of its own; OneLane is one part of itself.
 #pragma once

@@ -420,10 +420,11 @@ constexpr size_t kChildEntriesWithoutReadBack = size_t(1) << 22;
 
 // Levels of launches of up to this many entries gather their children's boxes as they write the
 // children's entries (LargeLevelView::child_key), so that the next level needs no chunk bounds
-// launch, which in a small scene costs more than its work: the teapot's build 1.10 -> 1.01-1.03 ms,
-// 200K 2.82-2.89 -> 2.64. Larger levels keep the bounds pass: the reductions added to every chunk
-// of the classification cost more than the pass's reads (a 1M build's classification 1.57 -> 1.88
-// ms against the pass's 0.39; the 10M build 60.40 -> 61.39 ms gathering at every level).
+// launch, which in a small scene costs more than its work: the ring's build 0.91 -> 0.84 ms, the
+// teapot's 1.08 -> 1.01 (H100, docs/benchmarks-history.md run 147). Larger levels keep the bounds
+// pass: the reductions added to every chunk of the classification cost more than the pass's reads
+// (gathering at every level, run 145: a 1M build's classification 1.57 -> 1.88 ms against the
+// pass's 0.39; the 10M build 60.40 -> 61.39 ms).
 constexpr uint32_t kGatherChildBoxesEntriesMax = uint32_t(1) << 19;
 
 // Up to this many new small-root entries, the block of LargeChildrenPass also copies them.

@@ -106,7 +106,10 @@ TEST(TriangleBox, FloatClipHoldsTheExactPartInside) {
         box.hi = box.lo + Vec3(pick(0.01f, 1), pick(0.01f, 1), pick(0.01f, 1)) * scale;
         const auto corner = [&] {
             Vec3 p = box.lo + (box.hi - box.lo) * Vec3(pick(-1.5f, 2.5f), pick(-1.5f, 2.5f), pick(-1.5f, 2.5f));
-            if (i % 5 == 2) p = p.With(int(rng() % 3), rng() % 2 ? box.lo[0] : box.hi[0]);  // on a face's plane
+            if (i % 5 == 2) {  // on the plane of one of the box's faces
+                const int a = int(rng() % 3);
+                p = p.With(a, rng() % 2 ? box.lo[a] : box.hi[a]);
+            }
             return p;
         };
         Triangle t{corner(), corner(), corner()};
