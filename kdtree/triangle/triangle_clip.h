@@ -34,13 +34,9 @@ CA_HD inline Aabb WidenedClippedTriangleBounds(const Triangle& t, const Aabb& bo
         result.lo = Vec3(p.x < lo.x ? p.x : lo.x, p.y < lo.y ? p.y : lo.y, p.z < lo.z ? p.z : lo.z);
         result.hi = Vec3(p.x > hi.x ? p.x : hi.x, p.y > hi.y ? p.y : hi.y, p.z > hi.z ? p.z : hi.z);
     };
-    const auto inside = [&box](const Vec3& p) {
-        return p.x >= box.lo.x && p.x <= box.hi.x && p.y >= box.lo.y && p.y <= box.hi.y && p.z >= box.lo.z &&
-               p.z <= box.hi.z;
-    };
-    if (inside(t.v0)) add(t.v0);
-    if (inside(t.v1)) add(t.v1);
-    if (inside(t.v2)) add(t.v2);
+    if (box.Contains(t.v0)) add(t.v0);
+    if (box.Contains(t.v1)) add(t.v1);
+    if (box.Contains(t.v2)) add(t.v2);
     // The point of segment p, q (which crosses the plane x[a] = bound) on that plane.
     const auto crossing = [](const Vec3& p, const Vec3& q, int a, float bound) {
         const float s = (bound - p[a]) / (q[a] - p[a]);
@@ -133,10 +129,10 @@ CA_HD inline bool TriangleMeetsWidenedBox(const Triangle& t, const Aabb& box) {
     if (apart(v0.x, v1.x, v2.x, h.x) || apart(v0.y, v1.y, v2.y, h.y) || apart(v0.z, v1.z, v2.z, h.z)) return false;
     // Along n, whose box radius is widened a little more. Written out edge by edge and axis by axis:
     // an array of the edges, or a unit axis set through operator[], would live in local memory.
-    const auto separates = [&](const Vec3& n) {
-        const float r = (h.x * fabsf(n.x) + h.y * fabsf(n.y) + h.z * fabsf(n.z)) * (1.0f + 64.0f * kSlack);
-        return apart(Dot(v0, n), Dot(v1, n), Dot(v2, n), r);
+    const auto radius = [&h](const Vec3& n) {
+        return (h.x * fabsf(n.x) + h.y * fabsf(n.y) + h.z * fabsf(n.z)) * (1.0f + 64.0f * kSlack);
     };
+    const auto separates = [&](const Vec3& n) { return apart(Dot(v0, n), Dot(v1, n), Dot(v2, n), radius(n)); };
     // The products of edge e and the box's axes: e x (1, 0, 0), e x (0, 1, 0), e x (0, 0, 1).
     const auto edge_separates = [&](const Vec3& e) {
         return separates(Vec3(0.0f, e.z, -e.y)) || separates(Vec3(-e.z, 0.0f, e.x)) || separates(Vec3(e.y, -e.x, 0.0f));
@@ -144,8 +140,7 @@ CA_HD inline bool TriangleMeetsWidenedBox(const Triangle& t, const Aabb& box) {
     const Vec3 e0 = v1 - v0, e1 = v2 - v1, e2 = v0 - v2;
     if (edge_separates(e0) || edge_separates(e1) || edge_separates(e2)) return false;
     const Vec3 n = Cross(e0, e1);
-    const float r = (h.x * fabsf(n.x) + h.y * fabsf(n.y) + h.z * fabsf(n.z)) * (1.0f + 64.0f * kSlack);
-    return !(fabsf(Dot(n, v0)) > r);
+    return !(fabsf(Dot(n, v0)) > radius(n));
 }
 
 }  // namespace caustica
