@@ -19,6 +19,8 @@ CA_HD CA_INLINE uint32_t Pcg32Hash(uint64_t x) {
 // A small generator for one item's samples: seeded from the key, then stepped.
 class Rng {
 public:
+    // Unkeyed, for a place that a keyed generator is copied into before any draw.
+    Rng() = default;
     CA_HD Rng(uint64_t seed, uint32_t frame, uint32_t pass, uint64_t item)
         : state_(Mix(Mix(Mix(seed ^ 0x9e3779b97f4a7c15ull) ^ frame) ^ (uint64_t(pass) << 32)) ^ item) {}
     CA_HD uint32_t NextU32() {

@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "core/parallel_for.h"
+#include "core/parallel_for_paths.h"
 #include "core/primitives.h"
 
 namespace caustica {
@@ -11,6 +12,7 @@ namespace {
 constexpr uint32_t kPhotonPass = 1;  // the pass key of the photon random numbers
 constexpr uint32_t kPhotonWavelengthPass = 2;  // of the shift of a sample's photon wavelengths
 
+// Photon i's path, a bounce a step (ParallelForPaths): slot i holds it if it is stored.
 template <bool kDispersive>
 struct TracePhotonsPass {
     SceneView scene;
@@ -19,11 +21,22 @@ struct TracePhotonsPass {
     uint32_t wavelength_offset;  // of PhotonWavelengthU, drawn per sample
     Span<Photon> slots;
     Span<uint32_t> stored;
-    CA_HD void operator()(int i) const {
+
+    struct State {
+        PhotonPath path;
+        uint32_t index;
+    };
+    CA_HD bool Start(uint32_t i, State& s) const {
         Rng rng(settings.seed, settings.sample, kPhotonPass, uint64_t(i));
-        const EmittedPhoton photon = EmitPhoton(emission, rng, uint32_t(i), settings.count);
-        const float wavelength_u = kDispersive ? PhotonWavelengthU(uint32_t(i), wavelength_offset) : 0.0f;
-        stored[i] = TracePhoton<kDispersive>(scene, photon, wavelength_u, rng, settings.max_bounces, &slots[i]) ? 1u : 0u;
+        const EmittedPhoton photon = EmitPhoton(emission, rng, i, settings.count);
+        s.path = PhotonPath(photon, kDispersive ? PhotonWavelengthU(i, wavelength_offset) : 0.0f, rng);
+        s.index = i;
+        return true;
+    }
+    CA_HD bool Step(State& s) const {
+        const PhotonFate fate = StepPhoton<kDispersive>(scene, s.path, settings.max_bounces, &slots[s.index]);
+        if (fate != PhotonFate::Travels) stored[s.index] = fate == PhotonFate::Stored ? 1u : 0u;
+        return fate == PhotonFate::Travels;
     }
 };
 
@@ -50,9 +63,9 @@ void PhotonTracer::Trace(const SceneView& scene, const EmissionView& emission, c
     stored_.Resize(n, false);
     const uint32_t wavelength_offset = Rng(settings.seed, settings.sample, kPhotonWavelengthPass, 0).NextU32();
     const auto trace = [&](auto dispersive) {
-        ParallelFor(backend_, "photon trace", n,
-                    TracePhotonsPass<decltype(dispersive)::value>{scene, emission, settings, wavelength_offset,
-                                                                  slots_.span(), stored_.span()});
+        ParallelForPaths(backend_, "photon trace", n,
+                         TracePhotonsPass<decltype(dispersive)::value>{scene, emission, settings, wavelength_offset,
+                                                                       slots_.span(), stored_.span()});
     };
     if (scene.Disperses()) trace(std::true_type());
     else trace(std::false_type());

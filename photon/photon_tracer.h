@@ -45,37 +45,62 @@ CA_HD CA_INLINE float PhotonWavelengthU(uint32_t index, uint32_t offset) {
     return float((index * 0x9e3779b9u + offset) >> 8) * (1.0f / 16777216.0f);
 }
 
-// Traces one photon; returns true and fills *stored when it lands on a diffuse surface after at
-// least one specular bounce. A photon is light of all wavelengths until it meets dispersive glass;
-// there it takes the wavelength SampleVisibleWavelength(wavelength_u), and its power the colour of
-// that wavelength (spectrum.h). kDispersive false leaves that out, for scenes whose glass does not
-// disperse (their photons then trace as fast as before dispersion existed).
+// A photon on its way: its ray, the power and wavelength it carries, its random numbers and the
+// specular bounces it has taken.
+struct PhotonPath {
+    Ray ray;
+    Rgb power;
+    float wavelength = 0.0f;    // nm; 0: all
+    float wavelength_u = 0.0f;  // picks the wavelength should it meet dispersive glass
+    Rng rng;
+    int bounce = 0;
+
+    PhotonPath() = default;
+    CA_HD PhotonPath(const EmittedPhoton& photon, float u, const Rng& random)
+        : ray(photon.origin, photon.direction), power(photon.power), wavelength_u(u), rng(random) {}
+};
+
+enum class PhotonFate : uint8_t { Travels, Stored, Lost };
+
+// Follows the photon to its next hit. It is stored (in *stored) when it lands on a diffuse surface
+// after at least one specular bounce; it travels on from a mirror or through glass; else it is
+// lost. A photon is light of all wavelengths until it meets dispersive glass; there it takes the
+// wavelength SampleVisibleWavelength(wavelength_u), and its power the colour of that wavelength
+// (spectrum.h). kDispersive false leaves that out, for scenes whose glass does not disperse
+// (their photons then trace as fast as before dispersion existed).
+template <bool kDispersive>
+CA_HD CA_INLINE PhotonFate StepPhoton(const SceneView& scene, PhotonPath& path, int max_bounces, Photon* stored) {
+    const Hit hit = scene.Closest(path.ray);
+    if (!hit.Valid()) return PhotonFate::Lost;
+    const SurfacePoint p = scene.Describe(path.ray, hit);
+    if (p.material->type == SurfaceType::Diffuse) {
+        if (path.bounce == 0) return PhotonFate::Lost;  // direct light is shaded exactly, not with photons
+        stored->position = p.position;
+        stored->power = path.power;
+        stored->direction = path.ray.direction;
+        return PhotonFate::Stored;
+    }
+    if (path.bounce == max_bounces) return PhotonFate::Lost;
+    if (kDispersive && scene.TakesWavelength(*p.material, path.wavelength))
+        scene.TakeWavelength(path.wavelength_u, &path.wavelength, &path.power);
+    const SpecularEvent e = ScatterSpecular(p, path.ray.direction, hit.t, path.rng.NextFloat(), path.wavelength);
+    path.power *= e.weight;
+    if (!(MaxComponent(path.power) > 0.0f)) return PhotonFate::Lost;
+    path.ray = Ray(OffsetOrigin(p.position, p.geometric_normal, e.direction), e.direction);
+    ++path.bounce;
+    return PhotonFate::Travels;
+}
+
+// Traces one photon to its end (StepPhoton until it is stored or lost); true when it is stored.
 template <bool kDispersive>
 CA_HD CA_INLINE bool TracePhoton(const SceneView& scene, EmittedPhoton photon, float wavelength_u, Rng& rng,
                                  int max_bounces, Photon* stored) {
-    Ray ray(photon.origin, photon.direction);
-    Rgb power = photon.power;
-    float wavelength = 0.0f;  // nm; 0: all
-    for (int bounce = 0; bounce <= max_bounces; ++bounce) {
-        const Hit hit = scene.Closest(ray);
-        if (!hit.Valid()) return false;
-        const SurfacePoint p = scene.Describe(ray, hit);
-        if (p.material->type == SurfaceType::Diffuse) {
-            if (bounce == 0) return false;  // direct light is shaded exactly, not with photons
-            stored->position = p.position;
-            stored->power = power;
-            stored->direction = ray.direction;
-            return true;
-        }
-        if (bounce == max_bounces) return false;
-        if (kDispersive && scene.TakesWavelength(*p.material, wavelength))
-            scene.TakeWavelength(wavelength_u, &wavelength, &power);
-        const SpecularEvent e = ScatterSpecular(p, ray.direction, hit.t, rng.NextFloat(), wavelength);
-        power *= e.weight;
-        if (!(MaxComponent(power) > 0.0f)) return false;
-        ray = Ray(OffsetOrigin(p.position, p.geometric_normal, e.direction), e.direction);
+    PhotonPath path(photon, wavelength_u, rng);
+    PhotonFate fate;
+    while ((fate = StepPhoton<kDispersive>(scene, path, max_bounces, stored)) == PhotonFate::Travels) {
     }
-    return false;
+    rng = path.rng;
+    return fate == PhotonFate::Stored;
 }
 
 }  // namespace caustica
