@@ -2,12 +2,40 @@
 
 #include <algorithm>
 
+#include "core/error.h"
+#include "core/parallel_for.h"
+
 namespace caustica {
+namespace {
 
-PhotonMap::PhotonMap(const Backend& backend) : backend_(backend), builder_(backend), tree_(backend), radii_(backend) {}
+// Copies point j's photon (and normal) to place j and names it there.
+struct LeafOrderPass {
+    Span<const Photon> photons;
+    Span<const Vec3> normals;
+    Span<TreePoint> points;
+    Span<Photon> ordered;
+    Span<Vec3> ordered_normals;
+    CA_HD void operator()(int j) const {
+        const uint32_t i = points[j].index;
+        ordered[j] = photons[i];
+        if (!ordered_normals.empty()) ordered_normals[j] = normals[i];
+        points[j].index = uint32_t(j);
+    }
+};
 
-void PhotonMap::Build(Span<const Photon> photons, int k, KnnMethod method) {
+}  // namespace
+
+PhotonMap::PhotonMap(const Backend& backend)
+    : backend_(backend), builder_(backend), tree_(backend), radii_(backend), photons_(backend), normals_(backend) {}
+
+void PhotonMap::Build(Span<const Photon> photons, Span<const Vec3> normals, int k, KnnMethod method) {
+    CA_CHECK_MSG(normals.empty() || normals.size() == photons.size(), "photon map: ", normals.size(), " normals for ",
+                 photons.size(), " photons");
     builder_.Build(photons, tree_);
+    photons_.Resize(photons.size(), false);
+    normals_.Resize(normals.size(), false);
+    ParallelFor(backend_, "photon map: leaf order", photons.size(),
+                LeafOrderPass{photons, normals, tree_.points.span(), photons_.span(), normals_.span()});
     with_radii_ = KnnNeedsRadii(method);
     if (with_radii_) radii_.Compute(backend_, tree_.View(), builder_.params(), std::min(k, kMaxEstimateK));
 }

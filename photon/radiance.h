@@ -9,6 +9,7 @@
 #include "core/hd.h"
 #include "core/span.h"
 #include "core/vec.h"
+#include "kdtree/point/point_queries.h"
 #include "photon/photon.h"
 
 namespace caustica {
@@ -18,21 +19,23 @@ enum class PhotonFilter : uint8_t {
     Epanechnikov,  // w = 1 - d^2 / r^2; integral pi r^2 / 2
 };
 
-// Irradiance (W/m^2) at x with normal n from count photons within radius, the j-th of which is
-// photons[photon_index(j)]. Photons that arrived from behind the surface do not count, nor those for
-// which on_surface(photon_index(j)) is false.
-template <class PhotonIndex, class OnSurface>
-CA_HD CA_INLINE Rgb PhotonIrradiance(Span<const Photon> photons, PhotonIndex photon_index, int count, float radius,
-                                     Vec3 x, Vec3 n, PhotonFilter filter, OnSurface on_surface) {
+// Irradiance (W/m^2) at a point with normal n from the count photons of a KNN's slot within
+// radius: photons[neighbours.indices[j * stride]] at squared distance neighbours.dist2[j * stride]
+// from the point. Photons that arrived from behind the surface do not count, nor those for which
+// on_surface(index) is false.
+template <class OnSurface>
+CA_HD CA_INLINE Rgb PhotonIrradiance(Span<const Photon> photons, KnnSlot neighbours, int count, float radius, Vec3 n,
+                                     PhotonFilter filter, OnSurface on_surface) {
     if (count == 0 || !(radius > 0.0f)) return Rgb(0.0f);
     Rgb sum(0.0f);
     const float inv_r2 = 1.0f / (radius * radius);
     for (int j = 0; j < count; ++j) {
-        const uint32_t index = photon_index(j);
+        const uint32_t at = uint32_t(j) * neighbours.stride;
+        const float d2 = neighbours.dist2[at] * inv_r2;
+        if (d2 > 1.0f) continue;
+        const uint32_t index = neighbours.indices[at];
         const Photon& p = photons[index];
         if (Dot(p.direction, n) >= 0.0f || !on_surface(index)) continue;
-        const float d2 = LengthSquared(p.position - x) * inv_r2;
-        if (d2 > 1.0f) continue;
         const float w = filter == PhotonFilter::Cone ? 1.0f - sqrtf(d2) : 1.0f - d2;
         sum += p.power * w;
     }
@@ -41,10 +44,9 @@ CA_HD CA_INLINE Rgb PhotonIrradiance(Span<const Photon> photons, PhotonIndex pho
 }
 
 // The caustic estimate: every photon within the radius that arrived from the front counts.
-template <class PhotonIndex>
-CA_HD CA_INLINE Rgb CausticIrradiance(Span<const Photon> photons, PhotonIndex photon_index, int count, float radius,
-                                      Vec3 x, Vec3 n, PhotonFilter filter) {
-    return PhotonIrradiance(photons, photon_index, count, radius, x, n, filter, [](uint32_t) { return true; });
+CA_HD CA_INLINE Rgb CausticIrradiance(Span<const Photon> photons, KnnSlot neighbours, int count, float radius, Vec3 n,
+                                      PhotonFilter filter) {
+    return PhotonIrradiance(photons, neighbours, count, radius, n, filter, [](uint32_t) { return true; });
 }
 
 }  // namespace caustica

@@ -243,7 +243,7 @@ void FrameRenderer::AddSample() {
     s.times.photon_trace = clock.ElapsedMs();
 
     clock.Restart();
-    s.photon_map.Build(s.photons.span(), s.settings.k, s.settings.knn);
+    s.photon_map.Build(s.photons.span(), {}, s.settings.k, s.settings.knn);
     s.times.photon_tree = clock.ElapsedMs();
 
     const bool indirect = s.settings.indirect && s.settings.view == ShadeView::Full;
@@ -253,7 +253,7 @@ void FrameRenderer::AddSample() {
         s.global_tracer.Trace(scene, s.global_emission.View(), photon_settings, s.global_photons, s.global_normals);
         s.times.global_trace = clock.ElapsedMs();
         clock.Restart();
-        s.global_map.Build(s.global_photons.span(), s.settings.global_k, s.settings.knn);
+        s.global_map.Build(s.global_photons.span(), s.global_normals.span(), s.settings.global_k, s.settings.knn);
         s.times.global_tree = clock.ElapsedMs();
     }
 
@@ -272,7 +272,7 @@ void FrameRenderer::AddSample() {
     knn.k = s.settings.k;
     knn.max_radius = s.max_radius;
     const float radius_scale = s.settings.progressive ? ProgressiveRadiusScale(sample, s.settings.alpha) : 1.0f;
-    RunCausticPass(s.backend, s.photon_map, s.photons.span(), knn, s.settings.filter, radius_scale, s.eye);
+    RunCausticPass(s.backend, s.photon_map, knn, s.settings.filter, radius_scale, s.eye);
     // The ambient term stands in for indirect light: where that is computed, adding it would count
     // indirect light twice.
     const Rgb ambient = indirect ? Rgb(0.0f) : s.ambient;
@@ -285,13 +285,12 @@ void FrameRenderer::AddSample() {
         global_knn.k = s.settings.global_k;
         global_knn.max_radius = s.global_max_radius;
         if (s.settings.gather_rays > 0) {
-            const GatherMaps maps{&s.global_map, s.global_photons.span(), s.global_normals.span(), global_knn,
-                                  &s.photon_map, s.photons.span(), knn, s.settings.filter, radius_scale};
+            const GatherMaps maps{&s.global_map, global_knn, &s.photon_map, knn, s.settings.filter, radius_scale};
             RunFinalGatherPasses(s.backend, scene, s.lights.span(), s.settings.max_bounces, s.settings.gather_rays,
                                  key, maps, s.eye, s.indirect);
         } else {
-            RunIndirectEstimatePass(s.backend, s.global_map, s.global_photons.span(), s.global_normals.span(),
-                                    global_knn, s.settings.filter, radius_scale, s.eye, s.indirect);
+            RunIndirectEstimatePass(s.backend, s.global_map, global_knn, s.settings.filter, radius_scale, s.eye,
+                                    s.indirect);
         }
         if (s.settings.denoise) RunDenoisePasses(s.backend, s.camera, s.eye, s.indirect);
         RunAddIndirectPass(s.backend, s.eye, s.indirect);

@@ -24,9 +24,7 @@ struct FilterPhotons {
     Span<float> nearest2;
     CA_HD void operator()(uint32_t i, KnnSlot neighbours, KnnOutcome o) const {
         const DiffusePoint& d = diffuse[end_node[i]];
-        caustic[i] = CausticIrradiance(
-            photons, [neighbours](int j) { return neighbours.indices[uint32_t(j) * neighbours.stride]; },
-            int(o.count), o.radius * radius_scale, d.position, d.normal, filter);
+        caustic[i] = CausticIrradiance(photons, neighbours, int(o.count), o.radius * radius_scale, d.normal, filter);
         float nearest = INFINITY;
         for (uint32_t j = 0; j < o.count; ++j) nearest = Min(nearest, neighbours.dist2[j * neighbours.stride]);
         radius[i] = o.radius;
@@ -36,8 +34,8 @@ struct FilterPhotons {
 
 }  // namespace
 
-void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, Span<const Photon> photons,
-                    const KnnSettings& knn, PhotonFilter filter, float radius_scale, EyeState& state) {
+void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, const KnnSettings& knn, PhotonFilter filter,
+                    float radius_scale, EyeState& state) {
     const uint32_t n = state.end_count;
     state.caustic_queries.Resize(n, false);
     state.caustic.Resize(n, false);
@@ -47,7 +45,7 @@ void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, Span<co
     state.caustic_nearest2.Resize(n, false);
     KnnForEach(backend, photon_map.Tree(), photon_map.Radii(), Span<const Vec3>(state.caustic_queries.span()), knn,
                state.knn,
-               FilterPhotons{photons, state.diffuse.span(), state.end_node.span(), filter, radius_scale,
+               FilterPhotons{photon_map.Photons(), state.diffuse.span(), state.end_node.span(), filter, radius_scale,
                              state.caustic.span(),
                              state.caustic_radius.span(), state.caustic_nearest2.span()});
 }

@@ -74,12 +74,12 @@ uint32_t ShadowRaysPerEnd(Span<const LightSource> lights);
 void RunShadowPass(const Backend& backend, const SceneView& scene, Span<const LightSource> lights,
                    uint32_t rays_per_end, SampleKey key, EyeState& state);
 
-// Caustic irradiance at every diffuse end (state.caustic) from its k nearest photons within
-// knn.max_radius, found by knn.method, and filtered over radius_scale times the k-th photon's
+// Caustic irradiance at every diffuse end (state.caustic) from its k nearest photons of the map
+// within knn.max_radius, found by knn.method, and filtered over radius_scale times the k-th photon's
 // distance (1, or the progressive radius's shrinking, photon/progressive_radius.h); also the query
 // radius and the nearest photon's squared distance (for the debug views).
-void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, Span<const Photon> photons,
-                    const KnnSettings& knn, PhotonFilter filter, float radius_scale, EyeState& state);
+void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, const KnnSettings& knn,
+                    PhotonFilter filter, float radius_scale, EyeState& state);
 
 // What the shading pass shows: the image, or one of the debug views.
 enum class ShadeView : uint8_t {

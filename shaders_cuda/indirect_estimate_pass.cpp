@@ -15,22 +15,20 @@ struct FilterGlobalPhotons {
     float radius_scale;
     Span<Rgb> irradiance;
     CA_HD void operator()(uint32_t i, KnnSlot neighbours, KnnOutcome o) const {
-        const DiffusePoint& d = diffuse[end_node[i]];
-        irradiance[i] =
-            GlobalIrradiance(photons, normals, neighbours, o, o.radius * radius_scale, d.position, d.normal, filter);
+        irradiance[i] = GlobalIrradiance(photons, normals, neighbours, o, o.radius * radius_scale,
+                                         diffuse[end_node[i]].normal, filter);
     }
 };
 
 }  // namespace
 
-void RunIndirectEstimatePass(const Backend& backend, const PhotonMap& global_map, Span<const Photon> photons,
-                             Span<const Vec3> normals, const KnnSettings& knn, PhotonFilter filter,
-                             float radius_scale, const EyeState& eye, IndirectState& state) {
+void RunIndirectEstimatePass(const Backend& backend, const PhotonMap& global_map, const KnnSettings& knn,
+                             PhotonFilter filter, float radius_scale, const EyeState& eye, IndirectState& state) {
     const uint32_t n = eye.end_count;
     state.irradiance.Resize(n, false);
     KnnForEach(backend, global_map.Tree(), global_map.Radii(), eye.caustic_queries.span().first(n), knn, state.knn,
-               FilterGlobalPhotons{photons, normals, eye.diffuse.span(), eye.end_node.span(), filter, radius_scale,
-                                   state.irradiance.span()});
+               FilterGlobalPhotons{global_map.Photons(), global_map.Normals(), eye.diffuse.span(),
+                                   eye.end_node.span(), filter, radius_scale, state.irradiance.span()});
 }
 
 }  // namespace caustica

@@ -27,32 +27,27 @@ namespace caustica {
 // from the wall beside a corner onto the floor.
 constexpr float kSameSurfaceCos = 0.7f;
 
-// The global map's irradiance at x (normal n) from a KNN's neighbours (their o.count), filtered over
-// radius; normals: of the surfaces the photons lie on.
+// The global map's irradiance at a point of normal n from a KNN's neighbours (their o.count),
+// filtered over radius; normals: of the surfaces the photons lie on.
 CA_HD CA_INLINE Rgb GlobalIrradiance(Span<const Photon> photons, Span<const Vec3> normals, KnnSlot neighbours,
-                                     KnnOutcome o, float radius, Vec3 x, Vec3 n, PhotonFilter filter) {
-    return PhotonIrradiance(
-        photons, [neighbours](int j) { return neighbours.indices[uint32_t(j) * neighbours.stride]; }, int(o.count),
-        radius, x, n, filter, [normals, n](uint32_t p) { return Dot(normals[p], n) > kSameSurfaceCos; });
+                                     KnnOutcome o, float radius, Vec3 n, PhotonFilter filter) {
+    return PhotonIrradiance(photons, neighbours, int(o.count), radius, n, filter,
+                            [normals, n](uint32_t p) { return Dot(normals[p], n) > kSameSurfaceCos; });
 }
 
-// Density estimation: the indirect irradiance at every diffuse end from its k nearest global photons
-// within knn.max_radius (normals: of the surfaces the photons lie on), filtered over radius_scale
-// times the k-th photon's distance (1, or the progressive radius's shrinking,
+// Density estimation: the indirect irradiance at every diffuse end from its k nearest photons of the
+// global map (built with the normals of the surfaces they lie on) within knn.max_radius, filtered
+// over radius_scale times the k-th photon's distance (1, or the progressive radius's shrinking,
 // photon/progressive_radius.h). Reads the ends' positions from eye.caustic_queries (RunCausticPass
 // writes them).
-void RunIndirectEstimatePass(const Backend& backend, const PhotonMap& global_map, Span<const Photon> photons,
-                             Span<const Vec3> normals, const KnnSettings& knn, PhotonFilter filter,
-                             float radius_scale, const EyeState& eye, IndirectState& state);
+void RunIndirectEstimatePass(const Backend& backend, const PhotonMap& global_map, const KnnSettings& knn,
+                             PhotonFilter filter, float radius_scale, const EyeState& eye, IndirectState& state);
 
 // The maps and estimate settings that final gathering reads at its hits.
 struct GatherMaps {
-    const PhotonMap* global_map;
-    Span<const Photon> global_photons;
-    Span<const Vec3> global_normals;
+    const PhotonMap* global_map;  // built with the photons' normals
     KnnSettings global_knn;
     const PhotonMap* caustic_map;
-    Span<const Photon> caustic_photons;
     KnnSettings caustic_knn;
     PhotonFilter filter;
     float radius_scale;  // of both maps' estimates (as in RunIndirectEstimatePass)
