@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/backend.h"
+#include "core/buffer.h"
 #include "core/memory.h"
 #include "kdtree/point/point_samples.h"
 #include "photon/photon_map.h"
@@ -26,6 +27,17 @@ inline std::vector<Photon> IndexedPhotons(uint32_t n, std::vector<Vec3>* normals
     }
     return photons;
 }
+
+// Host photons and normals in a backend's memory.
+struct UploadedPhotons {
+    UploadedPhotons(const Backend& backend, const std::vector<Photon>& p, const std::vector<Vec3>& n)
+        : photons(backend), normals(backend) {
+        photons.Upload(Span<const Photon>(p));
+        normals.Upload(Span<const Vec3>(n));
+    }
+    Buffer<Photon> photons;
+    Buffer<Vec3> normals;
+};
 
 template <class T>
 std::vector<T> ToHost(const Backend& backend, const T* data, size_t n) {

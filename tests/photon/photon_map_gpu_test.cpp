@@ -18,12 +18,9 @@ TEST(PhotonMapGpu, SameLeafOrderAsCpu) {
     std::vector<Photon> ordered[2];
     for (int b = 0; b < 2; ++b) {
         const Backend& backend = b == 0 ? gpu : cpu;
-        Buffer<Photon> p(backend);
-        p.Upload(Span<const Photon>(photons));
-        Buffer<Vec3> m(backend);
-        m.Upload(Span<const Vec3>(normals));
+        const UploadedPhotons uploaded(backend, photons, normals);
         PhotonMap map(backend);
-        map.Build(p.span(), m.span(), 50, KnnMethod::Exact);
+        map.Build(uploaded.photons.span(), uploaded.normals.span(), 50, KnnMethod::Exact);
         ordered[b] = ExpectLeafOrder(backend, map, photons, normals);
     }
     ASSERT_EQ(ordered[0].size(), ordered[1].size());

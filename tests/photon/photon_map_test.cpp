@@ -12,14 +12,11 @@ TEST(PhotonMap, KeepsPhotonsAndNormalsInLeafOrder) {
         SCOPED_TRACE(std::to_string(n) + " photons");
         std::vector<Vec3> normals;
         const std::vector<Photon> photons = IndexedPhotons(n, &normals);
-        Buffer<Photon> p(cpu);
-        p.Upload(Span<const Photon>(photons));
-        Buffer<Vec3> m(cpu);
-        m.Upload(Span<const Vec3>(normals));
+        const UploadedPhotons uploaded(cpu, photons, normals);
         PhotonMap map(cpu);
-        map.Build(p.span(), m.span(), 50, KnnMethod::Exact);
+        map.Build(uploaded.photons.span(), uploaded.normals.span(), 50, KnnMethod::Exact);
         ExpectLeafOrder(cpu, map, photons, normals);
-        map.Build(p.span(), {}, 50, KnnMethod::Histogram);  // no normals; a rebuild
+        map.Build(uploaded.photons.span(), {}, 50, KnnMethod::Histogram);  // no normals; a rebuild
         ExpectLeafOrder(cpu, map, photons, {});
     }
 }
