@@ -20,17 +20,18 @@ public:
     explicit PhotonMap(const Backend& backend);
 
     // Builds the tree over the photons (in the backend's memory) and, when the method starts from
-    // r0 (KnnNeedsRadii), the radius estimates for queries of k photons. The map keeps the photons,
-    // and their normals when given (empty, or one per photon), in the tree's leaf order, and the
-    // tree's point indices name those copies: a query's neighbours then lie side by side in memory,
-    // so reading their power after the KNN touches a few cache lines, not one for each photon.
+    // r0 (KnnNeedsRadii), the radius estimates for queries of k photons. The map keeps the photons'
+    // power and direction, and their normals when given (empty, or one per photon), in the tree's
+    // leaf order, and the tree's point indices name those copies: a query's neighbours then lie
+    // side by side in memory, so reading them after the KNN touches a few cache lines, not one for
+    // each photon.
     void Build(Span<const Photon> photons, Span<const Vec3> normals, int k, KnnMethod method);
 
     PointTreeView Tree() const { return tree_.View(); }
     // None (NodeRadiusView{}) when the last Build's method needed none.
     NodeRadiusView Radii() const { return with_radii_ ? radii_.View() : NodeRadiusView{}; }
-    // The photons and normals of the last Build, as the tree's indices name them.
-    Span<const Photon> Photons() const { return photons_.span(); }
+    // The photons' arrivals and normals of the last Build, as the tree's indices name them.
+    Span<const PhotonArrival> Arrivals() const { return arrivals_.span(); }
     Span<const Vec3> Normals() const { return normals_.span(); }
 
 private:
@@ -38,7 +39,7 @@ private:
     PointTreeBuilder builder_;
     PointTree tree_;
     NodeRadii radii_;
-    Buffer<Photon> photons_;
+    Buffer<PhotonArrival> arrivals_;
     Buffer<Vec3> normals_;
     bool with_radii_ = false;
 };

@@ -20,12 +20,12 @@ enum class PhotonFilter : uint8_t {
 };
 
 // Irradiance (W/m^2) at a point with normal n from the count photons of a KNN's slot within
-// radius: photons[neighbours.indices[j * stride]] at squared distance neighbours.dist2[j * stride]
+// radius: arrivals[neighbours.indices[j * stride]] at squared distance neighbours.dist2[j * stride]
 // from the point. Photons that arrived from behind the surface do not count, nor those for which
 // on_surface(index) is false.
 template <class OnSurface>
-CA_HD CA_INLINE Rgb PhotonIrradiance(Span<const Photon> photons, KnnSlot neighbours, int count, float radius, Vec3 n,
-                                     PhotonFilter filter, OnSurface on_surface) {
+CA_HD CA_INLINE Rgb PhotonIrradiance(Span<const PhotonArrival> arrivals, KnnSlot neighbours, int count, float radius,
+                                     Vec3 n, PhotonFilter filter, OnSurface on_surface) {
     if (count == 0 || !(radius > 0.0f)) return Rgb(0.0f);
     Rgb sum(0.0f);
     const float inv_r2 = 1.0f / (radius * radius);
@@ -34,7 +34,7 @@ CA_HD CA_INLINE Rgb PhotonIrradiance(Span<const Photon> photons, KnnSlot neighbo
         const float d2 = neighbours.dist2[at] * inv_r2;
         if (d2 > 1.0f) continue;
         const uint32_t index = neighbours.indices[at];
-        const Photon& p = photons[index];
+        const PhotonArrival& p = arrivals[index];
         if (Dot(p.direction, n) >= 0.0f || !on_surface(index)) continue;
         const float w = filter == PhotonFilter::Cone ? 1.0f - sqrtf(d2) : 1.0f - d2;
         sum += p.power * w;
@@ -44,9 +44,9 @@ CA_HD CA_INLINE Rgb PhotonIrradiance(Span<const Photon> photons, KnnSlot neighbo
 }
 
 // The caustic estimate: every photon within the radius that arrived from the front counts.
-CA_HD CA_INLINE Rgb CausticIrradiance(Span<const Photon> photons, KnnSlot neighbours, int count, float radius, Vec3 n,
-                                      PhotonFilter filter) {
-    return PhotonIrradiance(photons, neighbours, count, radius, n, filter, [](uint32_t) { return true; });
+CA_HD CA_INLINE Rgb CausticIrradiance(Span<const PhotonArrival> arrivals, KnnSlot neighbours, int count, float radius,
+                                      Vec3 n, PhotonFilter filter) {
+    return PhotonIrradiance(arrivals, neighbours, count, radius, n, filter, [](uint32_t) { return true; });
 }
 
 }  // namespace caustica

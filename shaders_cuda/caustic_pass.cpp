@@ -14,7 +14,7 @@ struct GatherQueriesPass {
 
 // The filter of each query's photons, run where the KNN leaves them (on the GPU: shared memory).
 struct FilterPhotons {
-    Span<const Photon> photons;
+    Span<const PhotonArrival> arrivals;
     Span<const DiffusePoint> diffuse;
     Span<const uint32_t> end_node;
     PhotonFilter filter;
@@ -24,7 +24,7 @@ struct FilterPhotons {
     Span<float> nearest2;
     CA_HD void operator()(uint32_t i, KnnSlot neighbours, KnnOutcome o) const {
         const DiffusePoint& d = diffuse[end_node[i]];
-        caustic[i] = CausticIrradiance(photons, neighbours, int(o.count), o.radius * radius_scale, d.normal, filter);
+        caustic[i] = CausticIrradiance(arrivals, neighbours, int(o.count), o.radius * radius_scale, d.normal, filter);
         float nearest = INFINITY;
         for (uint32_t j = 0; j < o.count; ++j) nearest = Min(nearest, neighbours.dist2[j * neighbours.stride]);
         radius[i] = o.radius;
@@ -45,7 +45,7 @@ void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, const K
     state.caustic_nearest2.Resize(n, false);
     KnnForEach(backend, photon_map.Tree(), photon_map.Radii(), Span<const Vec3>(state.caustic_queries.span()), knn,
                state.knn,
-               FilterPhotons{photon_map.Photons(), state.diffuse.span(), state.end_node.span(), filter, radius_scale,
+               FilterPhotons{photon_map.Arrivals(), state.diffuse.span(), state.end_node.span(), filter, radius_scale,
                              state.caustic.span(),
                              state.caustic_radius.span(), state.caustic_nearest2.span()});
 }

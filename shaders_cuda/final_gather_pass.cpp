@@ -87,7 +87,7 @@ struct GatherRayPass {
 // the neighbours.
 template <bool Global>
 struct AddMapLight {
-    Span<const Photon> photons;
+    Span<const PhotonArrival> arrivals;
     Span<const Vec3> normals;  // of the global photons' surfaces (Global only)
     Span<const DiffusePoint> hits;
     PhotonFilter filter;
@@ -97,8 +97,8 @@ struct AddMapLight {
         const DiffusePoint& y = hits[i];
         if (!(MaxComponent(y.weight) > 0.0f)) return;
         const float radius = o.radius * radius_scale;
-        const Rgb e = Global ? GlobalIrradiance(photons, normals, neighbours, o, radius, y.normal, filter)
-                             : CausticIrradiance(photons, neighbours, int(o.count), radius, y.normal, filter);
+        const Rgb e = Global ? GlobalIrradiance(arrivals, normals, neighbours, o, radius, y.normal, filter)
+                             : CausticIrradiance(arrivals, neighbours, int(o.count), radius, y.normal, filter);
         light[i] += y.weight * e;
     }
 };
@@ -141,12 +141,12 @@ void RunFinalGatherPasses(const Backend& backend, const SceneView& scene, Span<c
                                   state.gather_light.span()});
         const Span<const Vec3> queries = state.gather_queries.span();
         KnnForEach(backend, maps.global_map->Tree(), maps.global_map->Radii(), queries, maps.global_knn, state.knn,
-                   AddMapLight<true>{maps.global_map->Photons(), maps.global_map->Normals(), state.gather_hits.span(),
+                   AddMapLight<true>{maps.global_map->Arrivals(), maps.global_map->Normals(), state.gather_hits.span(),
                                      maps.filter, maps.radius_scale, state.gather_light.span()});
-        if (!maps.caustic_map->Photons().empty())
+        if (!maps.caustic_map->Arrivals().empty())
             KnnForEach(backend, maps.caustic_map->Tree(), maps.caustic_map->Radii(), queries, maps.caustic_knn,
                        state.knn,
-                       AddMapLight<false>{maps.caustic_map->Photons(), {}, state.gather_hits.span(), maps.filter,
+                       AddMapLight<false>{maps.caustic_map->Arrivals(), {}, state.gather_hits.span(), maps.filter,
                                           maps.radius_scale, state.gather_light.span()});
         ParallelFor(backend, "mean gather", count,
                     MeanGatherPass{rays, first, state.gather_light.span(), state.irradiance.span()});

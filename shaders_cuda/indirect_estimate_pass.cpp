@@ -7,7 +7,7 @@ namespace {
 
 // The filter of each end's global photons, run where the KNN leaves them.
 struct FilterGlobalPhotons {
-    Span<const Photon> photons;
+    Span<const PhotonArrival> arrivals;
     Span<const Vec3> normals;
     Span<const DiffusePoint> diffuse;
     Span<const uint32_t> end_node;
@@ -15,7 +15,7 @@ struct FilterGlobalPhotons {
     float radius_scale;
     Span<Rgb> irradiance;
     CA_HD void operator()(uint32_t i, KnnSlot neighbours, KnnOutcome o) const {
-        irradiance[i] = GlobalIrradiance(photons, normals, neighbours, o, o.radius * radius_scale,
+        irradiance[i] = GlobalIrradiance(arrivals, normals, neighbours, o, o.radius * radius_scale,
                                          diffuse[end_node[i]].normal, filter);
     }
 };
@@ -27,7 +27,7 @@ void RunIndirectEstimatePass(const Backend& backend, const PhotonMap& global_map
     const uint32_t n = eye.end_count;
     state.irradiance.Resize(n, false);
     KnnForEach(backend, global_map.Tree(), global_map.Radii(), eye.caustic_queries.span().first(n), knn, state.knn,
-               FilterGlobalPhotons{global_map.Photons(), global_map.Normals(), eye.diffuse.span(),
+               FilterGlobalPhotons{global_map.Arrivals(), global_map.Normals(), eye.diffuse.span(),
                                    eye.end_node.span(), filter, radius_scale, state.irradiance.span()});
 }
 

@@ -29,9 +29,9 @@ constexpr float kSameSurfaceCos = 0.7f;
 
 // The global map's irradiance at a point of normal n from a KNN's neighbours (their o.count),
 // filtered over radius; normals: of the surfaces the photons lie on.
-CA_HD CA_INLINE Rgb GlobalIrradiance(Span<const Photon> photons, Span<const Vec3> normals, KnnSlot neighbours,
-                                     KnnOutcome o, float radius, Vec3 n, PhotonFilter filter) {
-    return PhotonIrradiance(photons, neighbours, int(o.count), radius, n, filter,
+CA_HD CA_INLINE Rgb GlobalIrradiance(Span<const PhotonArrival> arrivals, Span<const Vec3> normals,
+                                     KnnSlot neighbours, KnnOutcome o, float radius, Vec3 n, PhotonFilter filter) {
+    return PhotonIrradiance(arrivals, neighbours, int(o.count), radius, n, filter,
                             [normals, n](uint32_t p) { return Dot(normals[p], n) > kSameSurfaceCos; });
 }
 

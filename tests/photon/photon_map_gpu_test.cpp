@@ -1,4 +1,4 @@
-// The photon map's leaf order on the GPU, and the same photons in the same places as the CPU's.
+// The photon map's leaf order on the GPU, and the same arrivals in the same places as the CPU's.
 // Label gpu.
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@ TEST(PhotonMapGpu, SameLeafOrderAsCpu) {
     const Backend cpu = Backend::Cpu();
     std::vector<Vec3> normals;
     const std::vector<Photon> photons = IndexedPhotons(200000, &normals);
-    std::vector<Photon> ordered[2];
+    std::vector<PhotonArrival> ordered[2];
     for (int b = 0; b < 2; ++b) {
         const Backend& backend = b == 0 ? gpu : cpu;
         const UploadedPhotons uploaded(backend, photons, normals);
@@ -24,7 +24,7 @@ TEST(PhotonMapGpu, SameLeafOrderAsCpu) {
         ordered[b] = ExpectLeafOrder(backend, map, photons, normals);
     }
     ASSERT_EQ(ordered[0].size(), ordered[1].size());
-    EXPECT_EQ(std::memcmp(ordered[0].data(), ordered[1].data(), ordered[0].size() * sizeof(Photon)), 0);
+    EXPECT_EQ(std::memcmp(ordered[0].data(), ordered[1].data(), ordered[0].size() * sizeof(PhotonArrival)), 0);
 }
 
 }  // namespace
