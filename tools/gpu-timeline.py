@@ -14,6 +14,7 @@ import collections
 import csv
 import importlib.util
 import os
+import re
 import statistics
 import sys
 
@@ -30,9 +31,9 @@ GAP_CLASSES = ((5e3, "< 5 us"), (20e3, "5-20 us"), (100e3, "20-100 us"), (float(
 
 
 def api_name(name):
-    """cudaMemcpy_v3020 -> cudaMemcpy"""
-    base, _, version = name.rpartition("_v")
-    return base if base and version.isdigit() else name
+    """The runtime call's name without its version and stream suffixes: cudaMemcpy_ptds_v7000 and
+    cudaMemcpy_v3020 -> cudaMemcpy"""
+    return re.sub(r"(_ptsz|_ptds)?(_v\d+)?$", "", name)
 
 
 def read(path):
@@ -52,7 +53,8 @@ def read(path):
             if api_name(row["name"]) in HOST_WAITS:
                 waits.append(end)
         else:
-            name = short_name(row["name"]) if row["kind"] == "kernel" else row["kind"]
+            # Copies by direction (HtoD, DtoH, DtoD), fills as such.
+            name = short_name(row["name"]) if row["kind"] == "kernel" else f"{row['kind']} {row['name'].split(' ')[0]}"
             gpu.append((start, end, row["stream"], name))
     gpu.sort()
     waits.sort()
@@ -132,7 +134,7 @@ def main():
         for _, label in GAP_CLASSES:
             per_frame[f"idle in gaps {label}"].append(by_class[label])
         per_frame["host waits"].append(bisect.bisect_right(waits, hi) - bisect.bisect_right(waits, lo))
-        per_frame["kernels"].append(sum(1 for a in frame if a[3] not in ("copy", "fill")))
+        per_frame["kernels"].append(sum(1 for a in frame if not a[3].startswith(("copy ", "fill "))))
 
     frames = len(ends) - 1
     wall = statistics.median(per_frame["wall"])

@@ -34,6 +34,18 @@ void Check(CUptiResult r, const char* what) {
     failed = true;
 }
 
+// CUpti_ActivityMemcpyKind's names.
+const char* CopyKind(uint8_t kind) {
+    switch (kind) {
+        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD: return "HtoD";
+        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH: return "DtoH";
+        case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD: return "DtoD";
+        case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH: return "HtoH";
+        case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP: return "PtoP";
+        default: return "array";
+    }
+}
+
 std::string Demangled(const char* name) {
     int status = 0;
     char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
@@ -63,7 +75,7 @@ void CUPTIAPI BufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
             case CUPTI_ACTIVITY_KIND_MEMCPY: {
                 const auto* c = reinterpret_cast<const CUpti_ActivityMemcpy6*>(a);
                 batch.push_back({"copy", c->start, c->end, c->streamId,
-                                 "copy kind " + std::to_string(c->copyKind) + ", " + std::to_string(c->bytes) + " bytes"});
+                                 std::string(CopyKind(c->copyKind)) + " " + std::to_string(c->bytes) + " bytes"});
                 break;
             }
             case CUPTI_ACTIVITY_KIND_MEMSET: {
