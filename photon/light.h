@@ -77,6 +77,13 @@ struct LightSource {
     }
 };
 
+// Every field: a frame whose lights equal the last frame's keeps their projection maps.
+inline bool operator==(const LightSource& a, const LightSource& b) {
+    return a.kind == b.kind && a.position == b.position && a.direction == b.direction && a.power == b.power &&
+           a.cos_inner == b.cos_inner && a.cos_outer == b.cos_outer && a.half_u == b.half_u && a.half_v == b.half_v &&
+           a.radius == b.radius && a.shadow_rays == b.shadow_rays;
+}
+
 // Shirley and Chiu's concentric map of the unit square onto the unit disc: equal areas go to equal
 // areas, and strata stay compact.
 CA_HD CA_INLINE Vec2 ConcentricDisc(float a, float b) {

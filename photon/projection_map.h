@@ -37,6 +37,9 @@ struct SpecularBound {
     Vec3 center;
     float radius = 0;
 };
+inline bool operator==(const SpecularBound& a, const SpecularBound& b) {
+    return a.center == b.center && a.radius == b.radius;
+}
 
 // The emission of one light: its frame, cell grid and active cells.
 struct LightEmission {

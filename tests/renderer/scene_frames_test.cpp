@@ -93,7 +93,21 @@ TEST(SceneFrames, AnEditedObjectIsEvaluatedAgain) {
     ExpectSameInput(edited, ToFrameInput(scene, EvaluateScene(scene, 0.0), {64, 36}));
 }
 
-// The renderer keeps the triangles it uploaded for the same geometry and takes moved ones: its
+// orbit.yaml with its light standing still and its glass ball sliding without turning: only the
+// specular bounds that the light's projection map aims at move (the scene's bounds stay).
+Scene MovingGlassUnderStillLight() {
+    Scene scene = Shipped("orbit.yaml");
+    for (Light& l : scene.lights) {
+        l.animation.clear();
+        l.orbit.enabled = false;
+    }
+    for (Object& o : scene.objects)
+        for (TransformKey& key : o.animation) key.transform.rotate = Rotation();
+    return scene;
+}
+
+// The renderer keeps the triangles it uploaded for the same geometry and takes moved ones, and
+// keeps the lights' projection maps while the lights and the specular bounds stand still: its
 // frames equal those of a renderer given each frame fresh.
 void ExpectFramesEqualFreshFrames(const Scene& scene) {
     const Backend backend = Backend::Cpu();
@@ -115,6 +129,20 @@ void ExpectFramesEqualFreshFrames(const Scene& scene) {
 TEST(SceneFrames, FramesFromKeptGeometryEqualFreshFrames) { ExpectFramesEqualFreshFrames(StillObjectsOrbitingLight()); }
 
 TEST(SceneFrames, FramesOfMovingGeometryEqualFreshFrames) { ExpectFramesEqualFreshFrames(Shipped("orbit.yaml")); }
+
+TEST(SceneFrames, FramesOfMovingGlassUnderAStillLightEqualFreshFrames) {
+    const Scene scene = MovingGlassUnderStillLight();
+    SceneFrames frames(scene, {64, 36});
+    const std::vector<LightSource> lights = frames.At(0.0).lights;
+    const std::vector<SpecularBound> specular = frames.input().specular;
+    const Aabb bounds = frames.input().bounds;
+    const FrameInput& later = frames.At(1.0);
+    ASSERT_TRUE(later.lights == lights);
+    ASSERT_EQ(later.bounds.lo, bounds.lo);
+    ASSERT_EQ(later.bounds.hi, bounds.hi);
+    ASSERT_FALSE(later.specular == specular);
+    ExpectFramesEqualFreshFrames(scene);
+}
 
 // The pool's water moves while the rest stands still: evaluated once, generated every frame.
 TEST(SceneFrames, FramesOfMovingWaterEqualFreshFrames) {
