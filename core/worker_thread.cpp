@@ -18,6 +18,13 @@ int CurrentCudaDevice() {
     return -1;
 }
 
+// Spins, yielding the core, until ready() or WorkerThread::kSpin has passed.
+template <class Ready>
+void SpinUntil(Ready ready) {
+    const auto end = std::chrono::steady_clock::now() + WorkerThread::kSpin;
+    while (!ready() && std::chrono::steady_clock::now() < end) std::this_thread::yield();
+}
+
 }  // namespace
 
 WorkerThread::WorkerThread() : cuda_device_(CurrentCudaDevice()), thread_([this] { Loop(); }) {}
@@ -48,6 +55,7 @@ void WorkerThread::Start(std::function<void()> task) {
 }
 
 void WorkerThread::Wait() {
+    SpinUntil([this] { return !busy_; });
     std::exception_ptr error;
     {
         std::unique_lock<std::mutex> lock(mutex_);
@@ -66,8 +74,10 @@ void WorkerThread::Loop() {
         device_error = std::current_exception();
     }
 #endif
-    std::unique_lock<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock(mutex_, std::defer_lock);
     for (;;) {
+        SpinUntil([this] { return busy_ || stopping_; });
+        lock.lock();
         changed_.wait(lock, [this] { return busy_ || stopping_; });
         if (!busy_) return;  // stopping, and nothing left to run
         std::function<void()> task = std::move(task_);
@@ -83,6 +93,7 @@ void WorkerThread::Loop() {
         lock.lock();
         error_ = error;
         busy_ = false;
+        lock.unlock();
         changed_.notify_all();
     }
 }

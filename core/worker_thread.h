@@ -4,8 +4,14 @@
 // leaves it idle. A task must use its own Backend: a backend's scratch serves one chain. Its tasks
 // run on the CUDA device that was current on the thread that made it, so that a renderer made on
 // one GPU's host thread keeps its second chain on that GPU (core/backend.h, Backend::Gpu).
+//
+// Either side spins a while (kSpin) before it sleeps on a hand-over: a frame starts its eye passes
+// and waits for them within microseconds so, where a sleeping thread took 40-90 us to wake while
+// the GPU waited (docs/benchmarks.md, what the GPU waits for).
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <functional>
@@ -16,6 +22,9 @@ namespace caustica {
 
 class WorkerThread {
 public:
+    // Longer than a frame's hand-overs are apart at a benchmark's frame rates; an idle viewer sleeps.
+    static constexpr std::chrono::milliseconds kSpin{10};
+
     WorkerThread();
     ~WorkerThread();  // waits for the running task
     WorkerThread(const WorkerThread&) = delete;
@@ -34,7 +43,8 @@ private:
     std::mutex mutex_;
     std::condition_variable changed_;
     std::function<void()> task_;
-    bool busy_ = false, stopping_ = false;
+    // Written under mutex_ (so that a sleeper misses no change), read without it while spinning.
+    std::atomic<bool> busy_{false}, stopping_{false};
     std::exception_ptr error_;
     int cuda_device_ = -1;  // the maker's current CUDA device; -1 where there is none
     std::thread thread_;
