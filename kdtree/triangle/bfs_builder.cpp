@@ -26,6 +26,7 @@
 #include "core/parallel_for_lanes.h"
 #include "core/parallel_for_levels.h"
 #include "core/primitives.h"
+#include "core/readback.h"
 #include "core/stage_area.h"
 #include "kdtree/triangle/bfs_binned_sah.h"
 #include "kdtree/triangle/bfs_build_state.h"
@@ -1238,6 +1239,7 @@ struct BfsSahBuilder::Impl {
     std::vector<Buffer<uint32_t>> slots;  // active, small, active_count, small_count and their scans
     std::vector<Buffer<uint32_t>> child_keys;  // six per child slot (LargeLevelView::child_key)
     Buffer<LevelTotals> totals;
+    Readback counts;  // the totals and the runs' states, through page-locked memory (core/readback.h)
     std::vector<uint32_t> level_bounds;  // level l's records: [level_bounds[l], level_bounds[l + 1])
 
     Impl(const Backend& b, const SahParams& p)
@@ -1257,7 +1259,8 @@ struct BfsSahBuilder::Impl {
           small_run(space),
           slots(MakeBuffers<uint32_t>(space, 8)),
           child_keys(MakeBuffers<uint32_t>(space, 6)),
-          totals(space) {
+          totals(space),
+          counts(space, std::max({sizeof(LevelTotals), sizeof(LargeRun), sizeof(SmallRun)})) {
         totals.Resize(1);
         large_run.Resize(1);
         small_run.Resize(1);
@@ -1266,17 +1269,14 @@ struct BfsSahBuilder::Impl {
         store_area.BeginStage({&roots.store});
     }
 
-    // Copies n items from the backend's memory to the host, which waits for them (stats.read_backs).
+    // An item of the backend's memory, which the host waits for (stats.read_backs).
     template <class T>
-    void ReadBack(T* to, const T* from, size_t n = 1) {
-        CopyBytes(to, MemorySpace::Host, from, space, n * sizeof(T));
+    T ReadBack(const T* from) {
+        counts.Start(from, sizeof(T));
         stats.read_backs++;
+        return counts.Wait<T>();
     }
-    LevelTotals ReadTotals() {
-        LevelTotals t;
-        ReadBack(&t, totals.data());
-        return t;
-    }
+    LevelTotals ReadTotals() { return ReadBack(totals.data()); }
 
     void Build(Span<const Triangle> triangles, SahTree& out);
     size_t WorkBytes() const {
@@ -1363,8 +1363,7 @@ bool BfsSahBuilder::Impl::RunLargeLevels(const Triangle* triangles, uint32_t n, 
                          params};
     for (int k = 0; k < 8; ++k) pass.slots[k] = slots[k].data();
     ParallelForBlocks(backend, "kdtree large levels", 1, pass);
-    LargeRun run;
-    ReadBack(&run, large_run.data());
+    const LargeRun run = ReadBack(large_run.data());
     const LargeRunState& end = run.state;
     CA_CHECK_MSG(end.levels >= 1, "a run of large levels ran none");
     stats.large_levels += int(end.levels);
@@ -1558,7 +1557,8 @@ std::vector<BfsSahBuilder::Impl::RootBatch> BfsSahBuilder::Impl::RootBatches(uin
     const uint32_t budget = uint32_t(params.small_stage_batch_entries);
     if (root_entries <= budget) return {RootBatch{0, root_count, 0, root_entries}};  // nothing to read back
     std::vector<uint32_t> first(root_count + 1);  // each root's first entry, and the end
-    ReadBack(first.data(), roots.first.data(), root_count);
+    CopyBytes(first.data(), MemorySpace::Host, roots.first.data(), space, root_count * sizeof(uint32_t));
+    stats.read_backs++;
     first[root_count] = root_entries;
     std::vector<RootBatch> batches;
     for (uint32_t r = 0; r < root_count;) {
@@ -1610,8 +1610,7 @@ bool BfsSahBuilder::Impl::RunSmallLevels(const Triangle* triangles, SmallRunStat
         ParallelForBlocks(backend, "kdtree small levels", 1,
                           SmallLevelsPass{lists, start, true, run_state, room, block_limit});
     }
-    SmallRun run;
-    ReadBack(&run, small_run.data());
+    const SmallRun run = ReadBack(small_run.data());
     const SmallRunState& end = run.state;
     CA_CHECK_MSG(end.levels >= 1, "a run of small levels ran none");
     stats.small_levels += int(end.levels);
