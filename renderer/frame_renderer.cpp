@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/timer.h"
+#include "core/pass_clock.h"
 #include "core/worker_thread.h"
 #include "kdtree/triangle/bfs_builder.h"
 #include "photon/global_photon_tracer.h"
@@ -58,6 +58,35 @@ private:
     Aabb built_bounds_;
 };
 
+// The passes of one chain (a host thread's), each the span between two marks of the chain's clock,
+// read into PassTimes when the times are asked for.
+class PassTimer {
+public:
+    explicit PassTimer(const Backend& backend) : clock_(backend) {}
+    void Clear() {
+        clock_.Clear();
+        passes_.clear();
+    }
+    int Mark() { return clock_.Mark(); }
+    // The pass that began at mark 'from' ends here; returns this mark.
+    int End(double PassTimes::*time, int from) {
+        passes_.push_back({time, from, clock_.Mark()});
+        return passes_.back().to;
+    }
+    const PassClock& clock() const { return clock_; }
+    void AddTo(PassTimes& times) const {
+        for (const Pass& p : passes_) times.*p.time += clock_.Ms(p.from, p.to);
+    }
+
+private:
+    struct Pass {
+        double PassTimes::*time;
+        int from, to;
+    };
+    PassClock clock_;
+    std::vector<Pass> passes_;
+};
+
 }  // namespace
 
 float DisplayScale(const RenderSettings& settings) { return ShowsLight(settings) ? settings.exposure : 1.0f; }
@@ -111,10 +140,15 @@ struct FrameRenderer::State {
     Buffer<Rgb> sum;
     Buffer<uint32_t> display;
     uint32_t samples = 0;
-    PassTimes times;
     // On the GPU the eye passes are issued from a second host thread, with their own backend
     // (scratch, and a lower launch priority), while this one issues the photon passes (AddSample).
     Backend eye_backend;
+    // Each chain's passes, timed without waiting for them: Prepare's, a sample's photon and shading
+    // passes, its eye passes (the second thread's). times() reads them into 'times'.
+    PassTimer prepare_timer, sample_timer, eye_timer;
+    bool eye_chain = false;  // the last sample's eye passes ran as a chain of their own (eye_timer)
+    QueuePoint eye_done;     // the eye passes' chain after the sample's last eye pass
+    PassTimes times;
     std::unique_ptr<WorkerThread> eye_thread;  // last: it finishes its task before the rest goes
 
     explicit State(const Backend& b)
@@ -123,7 +157,7 @@ struct FrameRenderer::State {
           emission(b, EmissionCoverage::TowardSpecular), global_emission(b, EmissionCoverage::Everywhere),
           geometry_builder(b), geometry_tree(b), photon_tracer(b), photons(b), photon_map(b), global_tracer(b),
           global_photons(b), global_normals(b), global_map(b), eye(b), indirect(b), sum(b), display(b),
-          eye_backend(b.Background()),
+          eye_backend(b.Background()), prepare_timer(b), sample_timer(b), eye_timer(eye_backend),
           eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
 
     // The views that show one photon query's value per pixel follow one path per pixel: a sum over a
@@ -185,14 +219,14 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
     // The placements change every frame; what they place was uploaded with the geometry.
     s.heightfields = frame.heightfields;
     s.moving_objects = frame.moving_objects;
-    s.times.moving_geometry = 0;
+    s.prepare_timer.Clear();
     if (!s.heightfields.empty() || !s.moving_objects.empty()) {
-        Stopwatch clock(s.backend);
+        const int start = s.prepare_timer.Mark();
         RunMovingObjectPasses(s.backend, s.moving_objects, s.moving_base.span(), s.moving_base_shading.span(),
                               s.triangles.span(), s.shading.span());
         RunHeightfieldPasses(s.backend, s.heightfields, s.heightfield_base.span(), s.waves.span(), frame.time,
                              s.heightfield_heights.span(), s.triangles.span(), s.shading.span());
-        s.times.moving_geometry = clock.ElapsedMs();
+        s.prepare_timer.End(&PassTimes::moving_geometry, start);
     }
     std::vector<LightSource> frame_lights = frame.lights;
     for (LightSource& l : frame_lights) l.shadow_rays = l.IsArea() ? uint32_t(settings.shadow_samples) : 1u;
@@ -206,9 +240,9 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
     if (settings.indirect)
         s.global_emission.Update(frame.lights, {}, frame.bounds);
 
-    Stopwatch clock(s.backend);
+    const int tree_start = s.prepare_timer.Mark();
     s.geometry_builder.Build(s.triangles.span(), s.geometry_tree);
-    s.times.geometry_tree = clock.ElapsedMs();
+    s.prepare_timer.End(&PassTimes::geometry_tree, tree_start);
 
     const size_t pixels = size_t(frame.camera.width) * size_t(frame.camera.height);
     s.sum.Resize(pixels, false);
@@ -223,38 +257,42 @@ void FrameRenderer::AddSample() {
     const uint32_t sample = s.settings.first_sample + s.samples;
     const SampleKey key{s.settings.seed, sample};
     // The passes this sample skips show as 0.
-    s.times = PassTimes{s.times.moving_geometry, s.times.geometry_tree};
-    Stopwatch clock(s.backend);  // also: the geometry tree is complete before either chain reads it
+    PassTimer& timer = s.sample_timer;
+    timer.Clear();
+    s.eye_chain = s.settings.integrator != Integrator::Path;
+    const int start = timer.Mark();
 
     if (s.settings.integrator == Integrator::Path) {
         RunEyePass(s.backend, scene, s.camera, key, s.eye);
-        s.times.eye = clock.ElapsedMs();
-        clock.Restart();
+        const int traced = timer.End(&PassTimes::eye, start);
         RunPathTracePass(s.backend, scene, s.lights.span(), s.settings.max_bounces, key, s.eye);
-        s.times.shade = clock.ElapsedMs();
-        clock.Restart();
+        const int shaded = timer.End(&PassTimes::shade, traced);
         ++s.samples;
         RunCompositePass(s.backend, s.eye, s.sum.span(), s.samples, s.DisplayScale(), DisplayToneMap(s.settings),
                          s.display.span());
-        s.times.composite = clock.ElapsedMs();
+        timer.End(&PassTimes::composite, shaded);
         return;
     }
 
     // The eye passes do not need the photons. On the GPU they run beside the photon passes, whose
     // tree levels are short launches that leave most of the GPU idle; each chain times its own
-    // passes, so the two chains' times overlap in the frame's.
+    // passes, so the two chains' times overlap in the frame's. The chains wait for each other on
+    // the GPU, not on the host: the eye passes for the sample's start, the shading for the eye passes.
     const bool traversal_cost = s.settings.view == ShadeView::TraversalCost;
-    auto eye_passes = [&s, scene, key, traversal_cost] {
-        Stopwatch eye_clock(s.eye_backend);
+    const QueuePoint tree_built = timer.clock().Point(start);  // Prepare built it before this mark
+    auto eye_passes = [&s, scene, key, traversal_cost, tree_built] {
+        PassTimer& eye_timer = s.eye_timer;
+        eye_timer.Clear();
+        tree_built.WaitHere();
+        const int eye_start = eye_timer.Mark();
         RunEyePass(s.eye_backend, scene, s.camera, key, s.eye);
-        s.times.eye = eye_clock.ElapsedMs();
+        const int traced = eye_timer.End(&PassTimes::eye, eye_start);
+        s.eye_done = eye_timer.clock().Point(traced);
         if (traversal_cost) return;  // the heat map replaces the rest of the sample
-        eye_clock.Restart();
         RunBouncePasses(s.eye_backend, scene, s.lights.span(), s.EyeTree(), key, s.eye);
-        s.times.bounces = eye_clock.ElapsedMs();
-        eye_clock.Restart();
+        const int bounced = eye_timer.End(&PassTimes::bounces, traced);
         RunShadowPass(s.eye_backend, scene, s.lights.span(), s.shadow_rays_per_end, key, s.eye);
-        s.times.shadow = eye_clock.ElapsedMs();  // waits for the chain: its results are complete
+        s.eye_done = eye_timer.clock().Point(eye_timer.End(&PassTimes::shadow, bounced));
     };
     if (s.eye_thread) s.eye_thread->Start(eye_passes);
     else eye_passes();
@@ -265,24 +303,21 @@ void FrameRenderer::AddSample() {
     photon_settings.seed = s.settings.seed;
     photon_settings.sample = sample;
     s.photon_tracer.Trace(scene, s.emission.View(), photon_settings, s.photons);
-    s.times.photon_trace = clock.ElapsedMs();
-
-    clock.Restart();
+    const int traced = timer.End(&PassTimes::photon_trace, start);
     s.photon_map.Build(s.photons.span(), {}, s.settings.k, s.settings.knn);
-    s.times.photon_tree = clock.ElapsedMs();
+    int mark = timer.End(&PassTimes::photon_tree, traced);
 
     const bool indirect = s.settings.indirect && s.settings.view == ShadeView::Full;
     if (indirect) {
-        clock.Restart();
         photon_settings.count = s.settings.global_photons;
         s.global_tracer.Trace(scene, s.global_emission.View(), photon_settings, s.global_photons, s.global_normals);
-        s.times.global_trace = clock.ElapsedMs();
-        clock.Restart();
+        mark = timer.End(&PassTimes::global_trace, mark);
         s.global_map.Build(s.global_photons.span(), s.global_normals.span(), s.settings.global_k, s.settings.knn);
-        s.times.global_tree = clock.ElapsedMs();
+        timer.End(&PassTimes::global_tree, mark);
     }
 
     if (s.eye_thread) s.eye_thread->Wait();
+    s.eye_done.WaitHere();
     if (traversal_cost) {
         RunTraversalCostPass(s.backend, scene, s.eye);
         ++s.samples;
@@ -291,7 +326,7 @@ void FrameRenderer::AddSample() {
         return;
     }
 
-    clock.Restart();
+    mark = timer.Mark();
     KnnSettings knn;
     knn.method = s.settings.knn;
     knn.k = s.settings.k;
@@ -303,9 +338,8 @@ void FrameRenderer::AddSample() {
     const Rgb ambient = indirect ? Rgb(0.0f) : s.ambient;
     RunShadePass(s.backend, s.lights.span(), s.shadow_rays_per_end, key, ambient, s.settings.view, s.max_radius,
                  s.eye);
-    s.times.shade = clock.ElapsedMs();
+    mark = timer.End(&PassTimes::shade, mark);
     if (indirect) {
-        clock.Restart();
         KnnSettings global_knn = knn;
         global_knn.k = s.settings.global_k;
         global_knn.max_radius = s.global_max_radius;
@@ -319,17 +353,14 @@ void FrameRenderer::AddSample() {
         }
         if (s.settings.denoise) RunDenoisePasses(s.backend, s.camera, s.eye, s.indirect);
         RunAddIndirectPass(s.backend, s.eye, s.indirect);
-        s.times.indirect = clock.ElapsedMs();
+        mark = timer.End(&PassTimes::indirect, mark);
     }
-    clock.Restart();
     RunSumTreePass(s.backend, s.eye);
-    s.times.shade += clock.ElapsedMs();
-
-    clock.Restart();
+    mark = timer.End(&PassTimes::shade, mark);
     ++s.samples;
     RunCompositePass(s.backend, s.eye, s.sum.span(), s.samples, s.DisplayScale(), DisplayToneMap(s.settings),
-                         s.display.span());
-    s.times.composite = clock.ElapsedMs();
+                     s.display.span());
+    timer.End(&PassTimes::composite, mark);
 }
 
 uint32_t FrameRenderer::samples() const { return state_->samples; }
@@ -340,7 +371,14 @@ uint32_t FrameRenderer::stored_global_photons() const {
 uint32_t FrameRenderer::eye_paths() const { return state_->eye.paths_traced; }
 std::vector<Photon> FrameRenderer::StoredPhotons() const { return state_->photons.Download(); }
 std::vector<Photon> FrameRenderer::StoredGlobalPhotons() const { return state_->global_photons.Download(); }
-const PassTimes& FrameRenderer::times() const { return state_->times; }
+const PassTimes& FrameRenderer::times() const {
+    State& s = *state_;
+    s.times = PassTimes{};
+    s.prepare_timer.AddTo(s.times);
+    s.sample_timer.AddTo(s.times);
+    if (s.eye_chain) s.eye_timer.AddTo(s.times);
+    return s.times;
+}
 ToneMap FrameRenderer::tone_map() const { return DisplayToneMap(state_->settings); }
 std::vector<uint32_t> FrameRenderer::DisplayPixels() const { return state_->display.Download(); }
 

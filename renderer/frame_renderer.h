@@ -71,8 +71,10 @@ ToneMap DisplayToneMap(const RenderSettings& settings);
 Image ImageOfSum(const Image& sum, uint32_t samples, float display_scale);
 
 // Milliseconds spent in each pass of the last sample (moving_geometry, the moving objects and
-// water placed on the device, and geometry_tree: of the last Prepare). On the GPU the eye, bounce and shadow passes run beside photon tracing and the photon
-// tree, so the frame takes less than the sum.
+// water placed on the device, and geometry_tree: of the last Prepare), from where its chain's queue
+// stood when the pass was queued to where it stood after (core/pass_clock.h). On the GPU the eye,
+// bounce and shadow passes run beside photon tracing and the photon tree, so the frame takes less
+// than the sum.
 struct PassTimes {
     double moving_geometry = 0, geometry_tree = 0, photon_trace = 0, photon_tree = 0, global_trace = 0, global_tree = 0,
            eye = 0, bounces = 0, shadow = 0, shade = 0, indirect = 0, composite = 0;
@@ -99,6 +101,7 @@ public:
     // Host copy of the photons the last sample stored (the caustic map's, and the global map's).
     std::vector<Photon> StoredPhotons() const;
     std::vector<Photon> StoredGlobalPhotons() const;
+    // The last Prepare's and sample's pass times (waits for those passes to finish).
     const PassTimes& times() const;
     // The mean of the samples so far, linear RGB times the exposure.
     Image CurrentImage() const;
