@@ -5,9 +5,9 @@
 // run on the CUDA device that was current on the thread that made it, so that a renderer made on
 // one GPU's host thread keeps its second chain on that GPU (core/backend.h, Backend::Gpu).
 //
-// Either side spins a while (kSpin) before it sleeps on a hand-over: a frame starts its eye passes
-// and waits for them within microseconds so, where a sleeping thread took 40-90 us to wake while
-// the GPU waited (docs/benchmarks.md, what the GPU waits for).
+// Either side spins (yielding the core) for up to kSpin before it sleeps on a hand-over, so that a
+// frame hands its eye passes over and takes them back within microseconds: a sleeping thread took
+// 40-90 us to wake while the GPU waited (docs/benchmarks.md, what the GPU waits for).
 #pragma once
 
 #include <atomic>
