@@ -37,11 +37,13 @@ Rgb ProjectionMaps::EmittedPower() const {
 }
 
 const std::vector<ProjectionMapBuilder::CellCone>& ProjectionMapBuilder::ConesFor(float z_min, bool cosine) {
-    std::vector<CellCone>& cones = cosine ? cosine_cones_ : cones_;
-    if (cosine ? !cones.empty() : z_min == cones_z_min_) return cones;
+    for (const ConeGrid& g : grids_)
+        if (g.z_min == z_min && g.cosine == cosine) return g.cones;
+    if (grids_.size() == kConeGrids) grids_.erase(grids_.begin());
+    grids_.push_back({z_min, cosine, {}});
+    std::vector<CellCone>& cones = grids_.back().cones;
     // Each cell of the (cos angle, azimuth) grid: the direction at its centre, and the largest angle
     // from there to its corners and edge midpoints, widened a little since edges bulge past them.
-    cones.clear();
     const float dphi = 2.0f * kPi / kCellsAroundAxis;
     auto direction = [](float z, float phi) {
         const float r = std::sqrt(std::fmax(0.0f, 1.0f - z * z));
@@ -60,7 +62,6 @@ const std::vector<ProjectionMapBuilder::CellCone>& ProjectionMapBuilder::ConesFo
             const float half = widest * 1.05f + 1e-4f;
             cones.push_back({axis, std::cos(half), std::sin(half)});
         }
-    if (!cosine) cones_z_min_ = z_min;
     return cones;
 }
 

@@ -106,10 +106,18 @@ private:
         Vec3 axis;
         float cos_half, sin_half;
     };
+    // The cones of the grid that starts at z_min (cosine: the bands of equal projected solid angle),
+    // made once and kept for up to kConeGrids grids, so that the lights of one scene with grids of
+    // their own (a spot light's cone, a point light's sphere, an area light's hemisphere) do not
+    // make each other's cones again every frame.
     const std::vector<CellCone>& ConesFor(float z_min, bool cosine);
-
-    float cones_z_min_ = 2.0f;  // the z_min cones_ were made for (2: none yet)
-    std::vector<CellCone> cones_, cosine_cones_;
+    struct ConeGrid {
+        float z_min;
+        bool cosine;
+        std::vector<CellCone> cones;
+    };
+    static constexpr size_t kConeGrids = 8;  // past that the oldest grid goes
+    std::vector<ConeGrid> grids_;
     ProjectionMaps maps_;
 };
 
