@@ -1,14 +1,24 @@
 #include "core/readback.h"
 
+#include <atomic>
 #include <cstdlib>
 
 #include "core/error.h"
 
 #if CAUSTICA_WITH_CUDA
 #include "core/cuda_check.h"
+#include "core/readback_cuda.h"
 #endif
 
 namespace caustica {
+#if CAUSTICA_WITH_CUDA
+namespace {
+
+// Where the copy's number lies after the bytes (its own cache line).
+size_t NumberOffset(size_t capacity) { return (capacity + 63) / 64 * 64; }
+
+}  // namespace
+#endif
 
 Readback::Readback(MemorySpace space, size_t capacity) : space_(space), capacity_(capacity) {
     CA_CHECK_MSG(capacity > 0, "a read-back needs room for at least one byte");
@@ -17,7 +27,10 @@ Readback::Readback(MemorySpace space, size_t capacity) : space_(space), capacity
         return;
     }
 #if CAUSTICA_WITH_CUDA
-    CA_CUDA_CHECK(cudaMallocHost(&host_, capacity));
+    const size_t bytes = NumberOffset(capacity) + sizeof(uint32_t);
+    CA_CUDA_CHECK(cudaHostAlloc(&host_, bytes, cudaHostAllocMapped | cudaHostAllocPortable));
+    std::memset(host_, 0, bytes);
+    CA_CUDA_CHECK(cudaHostGetDevicePointer(&device_view_, host_, 0));
     cudaEvent_t event = nullptr;
     CA_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
     event_ = event;
@@ -44,7 +57,9 @@ void Readback::Start(const void* src, size_t bytes) {
         return;
     }
 #if CAUSTICA_WITH_CUDA
-    CA_CUDA_CHECK(cudaMemcpyAsync(host_, src, bytes, cudaMemcpyDeviceToHost, cudaStreamPerThread));
+    ++copies_;
+    gpu::CopyToHost(device_view_, src, bytes,
+                    reinterpret_cast<uint32_t*>(static_cast<char*>(device_view_) + NumberOffset(capacity_)), copies_);
     CA_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(event_), cudaStreamPerThread));
 #endif
 }
@@ -52,8 +67,18 @@ void Readback::Start(const void* src, size_t bytes) {
 const void* Readback::Wait() {
 #if CAUSTICA_WITH_CUDA
     if (space_ == MemorySpace::Device) {
-        CA_CUDA_CHECK(cudaGetLastError());
-        CA_CUDA_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(event_)));
+        const volatile uint32_t* number =
+            reinterpret_cast<const volatile uint32_t*>(static_cast<const char*>(host_) + NumberOffset(capacity_));
+        // Watch the number; now and then ask the event, which reports the GPU's errors (a kernel
+        // before the copy that failed would otherwise leave the host watching for ever).
+        for (int look = 1; *number != copies_; ++look) {
+            if (look % 64 != 0) continue;
+            const cudaError_t state = cudaEventQuery(static_cast<cudaEvent_t>(event_));
+            if (state == cudaErrorNotReady) continue;
+            CA_CUDA_CHECK(state);
+            CA_CHECK_MSG(*number == copies_, "read-back ", copies_, " done on the GPU but not in host memory");
+        }
+        std::atomic_thread_fence(std::memory_order_acquire);  // the bytes after the number
     }
 #endif
     return host_;
