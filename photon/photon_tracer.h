@@ -91,16 +91,4 @@ CA_HD CA_INLINE PhotonFate StepPhoton(const SceneView& scene, PhotonPath& path, 
     return PhotonFate::Travels;
 }
 
-// Traces one photon to its end (StepPhoton until it is stored or lost); true when it is stored.
-template <bool kDispersive>
-CA_HD CA_INLINE bool TracePhoton(const SceneView& scene, EmittedPhoton photon, float wavelength_u, Rng& rng,
-                                 int max_bounces, Photon* stored) {
-    PhotonPath path(photon, wavelength_u, rng);
-    PhotonFate fate;
-    while ((fate = StepPhoton<kDispersive>(scene, path, max_bounces, stored)) == PhotonFate::Travels) {
-    }
-    rng = path.rng;
-    return fate == PhotonFate::Stored;
-}
-
 }  // namespace caustica

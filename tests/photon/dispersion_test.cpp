@@ -95,6 +95,17 @@ TEST(Dispersion, AbbeFitGivesNdAndTheAbbeNumber) {
     EXPECT_EQ(flint.IorAt(0.0f), 1.75f);  // light of all wavelengths: n_d
 }
 
+// Follows one photon as the photon pass does (StepPhoton until it is stored or lost); true when it
+// is stored in *stored.
+bool TracePhoton(const SceneView& scene, const EmittedPhoton& photon, float wavelength_u, const Rng& rng,
+                 int max_bounces, Photon* stored) {
+    PhotonPath path(photon, wavelength_u, rng);
+    PhotonFate fate;
+    while ((fate = StepPhoton<true>(scene, path, max_bounces, stored)) == PhotonFate::Travels) {
+    }
+    return fate == PhotonFate::Stored;
+}
+
 // A ray crosses scenes/prism.obj (apex angle 60 degrees) in the plane of its cross-section, meeting
 // the left face at 60 degrees: its deviation is theta1 + theta4 - A, where sin theta2 = sin theta1 / n,
 // theta3 = A - theta2, sin theta4 = n sin theta3 (Snell's law at both faces).
@@ -222,8 +233,9 @@ objects:
 }
 
 // A photon of one wavelength from the prism scene's spot light crosses the prism and lands on the
-// table (TracePhoton, as the photon pass traces it); an eye ray of the same wavelength from that point, looking back along the photon's last
-// direction, crosses the prism back to the light. At another wavelength it misses the light.
+// table (as the photon pass traces it); an eye ray of the same wavelength from that point, looking
+// back along the photon's last direction, crosses the prism back to the light. At another
+// wavelength it misses the light.
 TEST(Dispersion, PhotonAndEyeRayOfOneWavelengthTakeTheSamePath) {
     const CpuScene cpu(ShippedScene("prism.yaml"));
     const SceneView scene = cpu.View();
@@ -238,7 +250,7 @@ TEST(Dispersion, PhotonAndEyeRayOfOneWavelengthTakeTheSamePath) {
             Rng rng(seed, 0, 0, 0);
             const EmittedPhoton photon{spot.position, spot.direction, Rgb(1.0f)};
             Photon landed;
-            if (!TracePhoton<true>(scene, photon, u, rng, 8, &landed)) continue;
+            if (!TracePhoton(scene, photon, u, rng, 8, &landed)) continue;
             if (landed.position.y > 1e-3f) continue;  // it reflected inside and fell on the stand
             ++on_table;
             const auto back_to_light = [&](float eye_nm) {
