@@ -30,15 +30,11 @@ public:
     EmissionBuffers(const Backend& b, EmissionCoverage coverage)
         : coverage_(coverage), lights_(b), cdf_(b), cells_(b) {}
 
-    // Whether the maps were built for these lights, specular bounds and scene bounds.
-    bool Current(const std::vector<LightSource>& lights, const std::vector<SpecularBound>& specular,
-                 const Aabb& bounds) const {
-        return built_ && lights == built_lights_ && specular == built_specular_ && bounds.lo == built_bounds_.lo &&
-               bounds.hi == built_bounds_.hi;
-    }
     void Update(const std::vector<LightSource>& lights, const std::vector<SpecularBound>& specular,
                 const Aabb& bounds) {
-        if (Current(lights, specular, bounds)) return;
+        if (built_ && lights == built_lights_ && specular == built_specular_ && bounds.lo == built_bounds_.lo &&
+            bounds.hi == built_bounds_.hi)
+            return;
         const ProjectionMaps& maps = builder_.Build(lights, specular, bounds, coverage_);
         lights_.Upload(maps.lights);
         cdf_.Upload(maps.light_cdf);
@@ -176,17 +172,6 @@ struct FrameRenderer::State {
 
     float DisplayScale() const { return caustica::DisplayScale(settings); }
 
-    // The caustic photons' projection maps, and with indirect light the global photons'.
-    bool EmissionCurrent(const std::vector<LightSource>& lights, const std::vector<SpecularBound>& specular,
-                         const Aabb& bounds, bool indirect) const {
-        return emission.Current(lights, specular, bounds) && (!indirect || global_emission.Current(lights, {}, bounds));
-    }
-    void UpdateEmission(const std::vector<LightSource>& lights, const std::vector<SpecularBound>& specular,
-                        const Aabb& bounds, bool indirect) {
-        emission.Update(lights, specular, bounds);
-        if (indirect) global_emission.Update(lights, {}, bounds);
-    }
-
     SceneView View() const {
         EnvironmentView sky = environment;
         sky.texels = environment_texels.span();
@@ -250,28 +235,14 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
         s.frame_lights = std::move(frame_lights);
     }
     s.shadow_rays_per_end = ShadowRaysPerEnd(s.frame_lights);
+    s.emission.Update(frame.lights, frame.specular, frame.bounds);
     s.global_max_radius = settings.global_max_radius_fraction * Length(frame.bounds.Extent());
-
-    // Where lights moved, the host builds their projection maps: on the GPU on the second thread,
-    // while this one builds the geometry tree, where the GPU had waited for the maps at the frame's
-    // start. Its uploads from pageable memory may still be on their way when the copies return: it
-    // waits for them before the photon passes read the maps. The task holds its own copies of what
-    // it reads of the frame.
-    const bool indirect = settings.indirect;
-    const bool maps_beside = s.eye_thread && !s.EmissionCurrent(frame.lights, frame.specular, frame.bounds, indirect);
-    if (maps_beside) {
-        s.eye_thread->Start([&s, lights = frame.lights, specular = frame.specular, bounds = frame.bounds, indirect] {
-            s.UpdateEmission(lights, specular, bounds, indirect);
-            s.eye_backend.Synchronize();
-        });
-    } else {
-        s.UpdateEmission(frame.lights, frame.specular, frame.bounds, indirect);
-    }
+    if (settings.indirect)
+        s.global_emission.Update(frame.lights, {}, frame.bounds);
 
     const int tree_start = s.prepare_timer.Mark();
     s.geometry_builder.Build(s.triangles.span(), s.geometry_tree);
     s.prepare_timer.End(&PassTimes::geometry_tree, tree_start);
-    if (maps_beside) s.eye_thread->Wait();
 
     const size_t pixels = size_t(frame.camera.width) * size_t(frame.camera.height);
     s.sum.Resize(pixels, false);
