@@ -118,7 +118,7 @@ void Backend::Synchronize() const {
 #if CAUSTICA_WITH_CUDA
     if (IsGpu()) {
         CA_CUDA_CHECK(cudaGetLastError());
-        CA_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+        CA_CUDA_CHECK(cudaStreamSynchronize(ThreadCudaStream()));
     }
 #endif
 }

@@ -2,9 +2,10 @@
 //
 // A Backend is chosen once from --device auto|cpu|cuda and passed to every pass. It owns the
 // scratch memory that the parallel primitives need (grown by doubling, reused). GPU work is queued
-// on the issuing host thread's default stream (a CUDA build compiles everything with per-thread
-// default streams), so the passes one thread issues run in its order, and the passes of two
-// threads may overlap (core/worker_thread.h). A GPU backend serves one device, the issuing
+// on the issuing host thread's stream (core/thread_stream.h: its default stream, as a CUDA build
+// compiles everything with per-thread default streams, or the stream of a share of the SMs it
+// works in), so the passes one thread issues run in its order, and the passes of two threads may
+// overlap (core/worker_thread.h). A GPU backend serves one device, the issuing
 // thread's current one: several GPUs take one host thread each, each with its own backend (Gpu).
 #pragma once
 

@@ -3,10 +3,15 @@
 
 #include <cuda_runtime.h>
 
+#include "core/thread_stream.h"
+
 namespace caustica {
 
 // Throws RuntimeError naming the call, the CUDA error and file:line.
 [[noreturn]] void FailCuda(cudaError_t error, const char* call, const char* file, int line);
+
+// The calling thread's stream (core/thread_stream.h).
+inline cudaStream_t ThreadCudaStream() { return static_cast<cudaStream_t>(ThreadStream()); }
 
 namespace detail {
 // After each launch a debug build waits and checks, so a failing kernel is named at once.

@@ -1,4 +1,4 @@
-// Kernel launches at the backend's priority: on the issuing thread's default stream, each launch
+// Kernel launches at the backend's priority: on the issuing thread's stream (core/thread_stream.h), each launch
 // with the priority of the backend that issues it, so that while a background chain of passes
 // runs beside the frame's critical path (Backend::Background), its blocks wait for the SMs that
 // the critical path's kernels leave free; and on sm_90, as programmatic dependent launches
@@ -71,7 +71,7 @@ void Launch(const Backend& backend, const char* name, void (*kernel)(Params...),
     config.gridDim = grid;
     config.blockDim = block;
     config.dynamicSmemBytes = shared_bytes;
-    config.stream = cudaStreamPerThread;
+    config.stream = ThreadCudaStream();
     config.attrs = attributes;
     config.numAttrs = 2;
     // A refused launch is reported by CheckLaunch, which names the pass.

@@ -18,7 +18,7 @@ void CheckLaunch(const char* name) {
     if (error != cudaSuccess)
         throw RuntimeError(Concat("launch of GPU pass \"", name, "\" failed: ", cudaGetErrorString(error)));
 #ifndef NDEBUG
-    const cudaError_t run = cudaStreamSynchronize(cudaStreamPerThread);
+    const cudaError_t run = cudaStreamSynchronize(ThreadCudaStream());
     if (run != cudaSuccess)
         throw RuntimeError(Concat("GPU pass \"", name, "\" failed: ", cudaGetErrorString(run)));
 #endif

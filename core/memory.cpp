@@ -86,6 +86,9 @@ void FreeBytes(MemorySpace space, void* pointer) {
             g_device_sizes.erase(it);
         }
     }
+    // cudaFree waits for the device's work, but not for that of a green context's stream
+    // (core/sm_share.h): a list that grows while the thread's queued passes still use it waits here.
+    cudaStreamSynchronize(ThreadCudaStream());
     cudaFree(pointer);  // never throws: called from destructors
 #endif
 }
@@ -97,7 +100,9 @@ void CopyBytes(void* dst, MemorySpace dst_space, const void* src, MemorySpace sr
         return;
     }
 #if CAUSTICA_WITH_CUDA
-    CA_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
+    const cudaStream_t stream = ThreadCudaStream();
+    CA_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream));
+    CA_CUDA_CHECK(cudaStreamSynchronize(stream));
 #else
     throw RuntimeError("device copy requested in a build without CUDA");
 #endif
@@ -110,7 +115,7 @@ void FillBytes(MemorySpace space, void* pointer, int value, size_t bytes) {
         return;
     }
 #if CAUSTICA_WITH_CUDA
-    CA_CUDA_CHECK(cudaMemsetAsync(pointer, value, bytes));
+    CA_CUDA_CHECK(cudaMemsetAsync(pointer, value, bytes, ThreadCudaStream()));
 #else
     throw RuntimeError("device fill requested in a build without CUDA");
 #endif

@@ -31,7 +31,7 @@ int PassClock::Mark() {
         CA_CUDA_CHECK(cudaEventCreate(&event));
         events_.push_back(event);
     }
-    CA_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(events_[size_t(mark)]), cudaStreamPerThread));
+    CA_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(events_[size_t(mark)]), ThreadCudaStream()));
 #endif
     return mark;
 }
@@ -58,7 +58,7 @@ QueuePoint PassClock::Point(int mark) const {
 
 void QueuePoint::WaitHere() const {
 #if CAUSTICA_WITH_CUDA
-    if (event_) CA_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamPerThread, static_cast<cudaEvent_t>(event_), 0));
+    if (event_) CA_CUDA_CHECK(cudaStreamWaitEvent(ThreadCudaStream(), static_cast<cudaEvent_t>(event_), 0));
 #endif
 }
 

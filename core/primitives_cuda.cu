@@ -17,15 +17,27 @@ namespace caustica::gpu {
 namespace {
 
 // Runs a CUB call twice, as CUB expects: first to size its temporary storage (own == nullptr), then
-// for real, with extra_bytes of the caller's own scratch ('own') carved off in front of CUB's.
+// for real, with extra_bytes of the caller's own scratch ('own') carved off in front of CUB's, on the
+// calling thread's stream.
 template <class Call>
 void* RunCub(const Backend& backend, size_t extra_bytes, const Call& call) {
+    const cudaStream_t stream = ThreadCudaStream();
     size_t temp_bytes = 0;
-    CA_CUDA_CHECK(call(nullptr, nullptr, temp_bytes));
+    CA_CUDA_CHECK(call(nullptr, nullptr, temp_bytes, stream));
     const size_t extra = ScratchCarver::Round(extra_bytes);
     char* own = static_cast<char*>(backend.Scratch(extra + temp_bytes));
-    CA_CUDA_CHECK(call(own, own + extra, temp_bytes));
+    CA_CUDA_CHECK(call(own, own + extra, temp_bytes, stream));
     return own;
+}
+
+// A value from device memory, in the calling thread's stream's order.
+template <class T>
+T CopyToHost(const void* on_device) {
+    const cudaStream_t stream = ThreadCudaStream();
+    T value;
+    CA_CUDA_CHECK(cudaMemcpyAsync(&value, on_device, sizeof(T), cudaMemcpyDeviceToHost, stream));
+    CA_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return value;
 }
 
 }  // namespace
@@ -63,36 +75,32 @@ void ExclusiveScan(const Backend& backend, Span<const T> in, Span<T> out) {
                        out.data(), int(in.size()));
         return;
     }
-    RunCub(backend, 0, [&](void*, void* temp, size_t& bytes) {
-        return cub::DeviceScan::ExclusiveSum(temp, bytes, in.data(), out.data(), int64_t(in.size()));
+    RunCub(backend, 0, [&](void*, void* temp, size_t& bytes, cudaStream_t stream) {
+        return cub::DeviceScan::ExclusiveSum(temp, bytes, in.data(), out.data(), int64_t(in.size()), stream);
     });
 }
 
 template <class T>
 T Reduce(const Backend& backend, Span<const T> in, ReduceOp op) {
-    void* result_on_device = RunCub(backend, sizeof(T), [&](void* own, void* temp, size_t& bytes) {
+    void* result_on_device = RunCub(backend, sizeof(T), [&](void* own, void* temp, size_t& bytes, cudaStream_t stream) {
         T* result = static_cast<T*>(own);
         switch (op) {
-            case ReduceOp::Min: return cub::DeviceReduce::Min(temp, bytes, in.data(), result, int64_t(in.size()));
-            case ReduceOp::Max: return cub::DeviceReduce::Max(temp, bytes, in.data(), result, int64_t(in.size()));
+            case ReduceOp::Min: return cub::DeviceReduce::Min(temp, bytes, in.data(), result, int64_t(in.size()), stream);
+            case ReduceOp::Max: return cub::DeviceReduce::Max(temp, bytes, in.data(), result, int64_t(in.size()), stream);
             case ReduceOp::Sum: break;
         }
-        return cub::DeviceReduce::Sum(temp, bytes, in.data(), result, int64_t(in.size()));
+        return cub::DeviceReduce::Sum(temp, bytes, in.data(), result, int64_t(in.size()), stream);
     });
-    T value;
-    CA_CUDA_CHECK(cudaMemcpy(&value, result_on_device, sizeof(T), cudaMemcpyDeviceToHost));
-    return value;
+    return CopyToHost<T>(result_on_device);
 }
 
 template <class T>
 size_t Compact(const Backend& backend, Span<const T> in, Span<const uint8_t> flags, Span<T> out) {
-    void* count_on_device = RunCub(backend, sizeof(int64_t), [&](void* own, void* temp, size_t& bytes) {
+    void* count_on_device = RunCub(backend, sizeof(int64_t), [&](void* own, void* temp, size_t& bytes, cudaStream_t stream) {
         return cub::DeviceSelect::Flagged(temp, bytes, in.data(), flags.data(), out.data(),
-                                          static_cast<int64_t*>(own), int64_t(in.size()));
+                                          static_cast<int64_t*>(own), int64_t(in.size()), stream);
     });
-    int64_t selected = 0;
-    CA_CUDA_CHECK(cudaMemcpy(&selected, count_on_device, sizeof(selected), cudaMemcpyDeviceToHost));
-    return size_t(selected);
+    return size_t(CopyToHost<int64_t>(count_on_device));
 }
 
 template <class K>
@@ -101,17 +109,19 @@ void RadixSortPairs(const Backend& backend, Span<K> keys, Span<uint32_t> values,
     const size_t alt_bytes = ScratchCarver::Round(n * sizeof(K)) + ScratchCarver::Round(n * sizeof(uint32_t));
     cub::DoubleBuffer<K> k(keys.data(), nullptr);
     cub::DoubleBuffer<uint32_t> v(values.data(), nullptr);
-    RunCub(backend, alt_bytes, [&](void* own, void* temp, size_t& bytes) {
+    RunCub(backend, alt_bytes, [&](void* own, void* temp, size_t& bytes, cudaStream_t stream) {
         if (own) {
             ScratchCarver carve(own);
             k.d_buffers[1] = carve.Take<K>(n);
             v.d_buffers[1] = carve.Take<uint32_t>(n);
         }
-        return cub::DeviceRadixSort::SortPairs(temp, bytes, k, v, int64_t(n), begin_bit, end_bit);
+        return cub::DeviceRadixSort::SortPairs(temp, bytes, k, v, int64_t(n), begin_bit, end_bit, stream);
     });
     if (k.Current() != keys.data()) {
-        CA_CUDA_CHECK(cudaMemcpyAsync(keys.data(), k.Current(), n * sizeof(K), cudaMemcpyDeviceToDevice));
-        CA_CUDA_CHECK(cudaMemcpyAsync(values.data(), v.Current(), n * sizeof(uint32_t), cudaMemcpyDeviceToDevice));
+        const cudaStream_t stream = ThreadCudaStream();
+        CA_CUDA_CHECK(cudaMemcpyAsync(keys.data(), k.Current(), n * sizeof(K), cudaMemcpyDeviceToDevice, stream));
+        CA_CUDA_CHECK(
+            cudaMemcpyAsync(values.data(), v.Current(), n * sizeof(uint32_t), cudaMemcpyDeviceToDevice, stream));
     }
 }
 
@@ -121,15 +131,15 @@ void SegmentedReduce(const Backend& backend, Span<const T> in, Span<const uint32
     const int64_t segments = int64_t(offsets.size() - 1);
     const uint32_t* begins = offsets.data();
     const uint32_t* ends = offsets.data() + 1;
-    RunCub(backend, 0, [&](void*, void* temp, size_t& bytes) {
+    RunCub(backend, 0, [&](void*, void* temp, size_t& bytes, cudaStream_t stream) {
         switch (op) {
             case ReduceOp::Min:
-                return cub::DeviceSegmentedReduce::Min(temp, bytes, in.data(), out.data(), segments, begins, ends);
+                return cub::DeviceSegmentedReduce::Min(temp, bytes, in.data(), out.data(), segments, begins, ends, stream);
             case ReduceOp::Max:
-                return cub::DeviceSegmentedReduce::Max(temp, bytes, in.data(), out.data(), segments, begins, ends);
+                return cub::DeviceSegmentedReduce::Max(temp, bytes, in.data(), out.data(), segments, begins, ends, stream);
             case ReduceOp::Sum: break;
         }
-        return cub::DeviceSegmentedReduce::Sum(temp, bytes, in.data(), out.data(), segments, begins, ends);
+        return cub::DeviceSegmentedReduce::Sum(temp, bytes, in.data(), out.data(), segments, begins, ends, stream);
     });
 }
 

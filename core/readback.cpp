@@ -60,7 +60,7 @@ void Readback::Start(const void* src, size_t bytes) {
     ++copies_;
     gpu::CopyToHost(device_view_, src, bytes,
                     reinterpret_cast<uint32_t*>(static_cast<char*>(device_view_) + NumberOffset(capacity_)), copies_);
-    CA_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(event_), cudaStreamPerThread));
+    CA_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(event_), ThreadCudaStream()));
 #endif
 }
 

@@ -28,7 +28,7 @@ __global__ void CopyToHostKernel(uint8_t* dst, const uint8_t* src, size_t bytes,
 }  // namespace
 
 void CopyToHost(void* dst, const void* src, size_t bytes, uint32_t* number, uint32_t copy) {
-    CopyToHostKernel<<<1, kCopyThreads, 0, cudaStreamPerThread>>>(static_cast<uint8_t*>(dst),
+    CopyToHostKernel<<<1, kCopyThreads, 0, ThreadCudaStream()>>>(static_cast<uint8_t*>(dst),
                                                                  static_cast<const uint8_t*>(src), bytes, number, copy);
     CA_CUDA_CHECK(cudaGetLastError());
 }
