@@ -1,8 +1,11 @@
 #include "renderer/frame_renderer.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/pass_clock.h"
+#include "core/sm_share.h"
+#include "core/thread_stream.h"
 #include "core/worker_thread.h"
 #include "kdtree/triangle/bfs_builder.h"
 #include "photon/global_photon_tracer.h"
@@ -87,6 +90,14 @@ private:
     std::vector<Pass> passes_;
 };
 
+// Ends a sample's passes on an SM share (AddSample): the calling thread's own stream waits for them.
+void LeaveShare(std::optional<ThreadStreamScope>& on_share, PassTimer& timer) {
+    if (!on_share) return;
+    const QueuePoint done = timer.clock().Point(timer.Mark());
+    on_share.reset();
+    done.WaitHere();
+}
+
 }  // namespace
 
 float DisplayScale(const RenderSettings& settings) { return ShowsLight(settings) ? settings.exposure : 1.0f; }
@@ -148,6 +159,16 @@ struct FrameRenderer::State {
     PassTimer prepare_timer, sample_timer, eye_timer;
     bool eye_chain = false;  // the last sample's eye passes ran as a chain of their own (eye_timer)
     QueuePoint eye_done;     // the eye passes' chain after the sample's last eye pass
+    // The next frame's geometry, prepared while a sample's last passes run (PrepareGeometryAhead):
+    // on the GPU its passes run on the first of two shares of the SMs and the sample's passes
+    // after both chains' on the second, where they do not hold every SM until their last wave.
+    std::unique_ptr<SmShares> shares;  // on the GPU with RenderSettings::geometry_ahead_sms
+    int shares_sms = 0;                // the SMs asked for the first share
+    QueuePoint scene_released;  // after the sample's last pass that reads the triangles or their tree
+    QueuePoint geometry_ready;  // after the geometry prepared ahead
+    bool geometry_ahead = false;
+    uint64_t ahead_geometry_id = 0;
+    double ahead_time = 0;
     PassTimes times;
     std::unique_ptr<WorkerThread> eye_thread;  // last: it finishes its task before the rest goes
 
@@ -197,12 +218,10 @@ void FrameRenderer::SetMaterials(const SceneMaterials& materials) {
     if (s.dispersive && s.spectrum.size() == 0) s.spectrum.Upload(SpectralRgbTable());
 }
 
-void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& settings) {
+// The frame's triangles in place (uploaded when they changed, moving objects and water placed at
+// its time) and their tree built, timed by the prepare timer, on the calling thread's stream.
+void FrameRenderer::PrepareGeometry(const FrameInput& frame) {
     State& s = *state_;
-    s.settings = settings;
-    s.camera = frame.camera;
-    s.ambient = frame.ambient;
-    s.max_radius = settings.max_radius_fraction * Length(frame.bounds.Extent());
     if (frame.geometry_id == 0 || frame.geometry_id != s.geometry_id) {
         s.triangles.Upload(frame.triangles);
         s.shading.Upload(frame.shading);
@@ -228,6 +247,41 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
                              s.heightfield_heights.span(), s.triangles.span(), s.shading.span());
         s.prepare_timer.End(&PassTimes::moving_geometry, start);
     }
+    const int tree_start = s.prepare_timer.Mark();
+    s.geometry_builder.Build(s.triangles.span(), s.geometry_tree);
+    s.geometry_ready = s.prepare_timer.clock().Point(s.prepare_timer.End(&PassTimes::geometry_tree, tree_start));
+}
+
+void FrameRenderer::PrepareGeometryAhead(const FrameInput& next) {
+    State& s = *state_;
+    CA_CHECK_MSG(next.geometry_id != 0, "geometry prepared ahead must be named (FrameInput::geometry_id)");
+    const ThreadStreamScope scope(s.shares ? s.shares->FirstStream() : ThreadStream());
+    s.scene_released.WaitHere();
+    PrepareGeometry(next);
+    s.geometry_ahead = true;
+    s.ahead_geometry_id = next.geometry_id;
+    s.ahead_time = next.time;
+}
+
+void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& settings) {
+    State& s = *state_;
+    s.settings = settings;
+    s.camera = frame.camera;
+    s.ambient = frame.ambient;
+    s.max_radius = settings.max_radius_fraction * Length(frame.bounds.Extent());
+    const int ahead_sms = s.backend.IsGpu() ? settings.geometry_ahead_sms : 0;
+    if (ahead_sms != s.shares_sms) {
+        s.shares = ahead_sms > 0 ? std::make_unique<SmShares>(s.backend.device(), ahead_sms) : nullptr;
+        s.shares_sms = ahead_sms;
+    }
+    if (s.geometry_ahead) {
+        CA_CHECK_MSG(frame.geometry_id == s.ahead_geometry_id && frame.time == s.ahead_time,
+                     "Prepare after PrepareGeometryAhead takes the frame whose geometry was prepared");
+        s.geometry_ahead = false;
+        s.geometry_ready.WaitHere();
+    } else {
+        PrepareGeometry(frame);
+    }
     std::vector<LightSource> frame_lights = frame.lights;
     for (LightSource& l : frame_lights) l.shadow_rays = l.IsArea() ? uint32_t(settings.shadow_samples) : 1u;
     if (frame_lights != s.frame_lights) {  // still lights: nothing to upload
@@ -240,10 +294,6 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
     if (settings.indirect)
         s.global_emission.Update(frame.lights, {}, frame.bounds);
 
-    const int tree_start = s.prepare_timer.Mark();
-    s.geometry_builder.Build(s.triangles.span(), s.geometry_tree);
-    s.prepare_timer.End(&PassTimes::geometry_tree, tree_start);
-
     const size_t pixels = size_t(frame.camera.width) * size_t(frame.camera.height);
     s.sum.Resize(pixels, false);
     s.sum.FillBytes(0);
@@ -253,6 +303,7 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
 
 void FrameRenderer::AddSample() {
     State& s = *state_;
+    CA_CHECK_MSG(!s.geometry_ahead, "AddSample after PrepareGeometryAhead: the next frame's Prepare comes first");
     const SceneView scene = s.View();
     const uint32_t sample = s.settings.first_sample + s.samples;
     const SampleKey key{s.settings.seed, sample};
@@ -267,6 +318,7 @@ void FrameRenderer::AddSample() {
         const int traced = timer.End(&PassTimes::eye, start);
         RunPathTracePass(s.backend, scene, s.lights.span(), s.settings.max_bounces, key, s.eye);
         const int shaded = timer.End(&PassTimes::shade, traced);
+        s.scene_released = timer.clock().Point(shaded);
         ++s.samples;
         RunCompositePass(s.backend, s.eye, s.sum.span(), s.samples, s.DisplayScale(), DisplayToneMap(s.settings),
                          s.display.span());
@@ -317,16 +369,27 @@ void FrameRenderer::AddSample() {
     }
 
     if (s.eye_thread) s.eye_thread->Wait();
+    // Where the geometry is prepared ahead on a share of the SMs, the rest of the sample runs on
+    // the other share, after the photon chain; the thread's own stream goes on after it.
+    std::optional<ThreadStreamScope> on_share;
+    if (s.shares) {
+        const QueuePoint photons_done = timer.clock().Point(timer.Mark());
+        on_share.emplace(s.shares->SecondStream());
+        photons_done.WaitHere();
+    }
     s.eye_done.WaitHere();
+    mark = timer.Mark();
+    s.scene_released = timer.clock().Point(mark);
     if (traversal_cost) {
         RunTraversalCostPass(s.backend, scene, s.eye);
+        s.scene_released = timer.clock().Point(timer.Mark());
         ++s.samples;
         RunCompositePass(s.backend, s.eye, s.sum.span(), s.samples, s.DisplayScale(), DisplayToneMap(s.settings),
                          s.display.span());
+        LeaveShare(on_share, timer);
         return;
     }
 
-    mark = timer.Mark();
     KnnSettings knn;
     knn.method = s.settings.knn;
     knn.k = s.settings.k;
@@ -347,6 +410,7 @@ void FrameRenderer::AddSample() {
             const GatherMaps maps{&s.global_map, global_knn, &s.photon_map, knn, s.settings.filter, radius_scale};
             RunFinalGatherPasses(s.backend, scene, s.lights.span(), s.settings.max_bounces, s.settings.gather_rays,
                                  key, maps, s.eye, s.indirect);
+            s.scene_released = timer.clock().Point(timer.Mark());
         } else {
             RunIndirectEstimatePass(s.backend, s.global_map, global_knn, s.settings.filter, radius_scale, s.eye,
                                     s.indirect);
@@ -361,6 +425,13 @@ void FrameRenderer::AddSample() {
     RunCompositePass(s.backend, s.eye, s.sum.span(), s.samples, s.DisplayScale(), DisplayToneMap(s.settings),
                      s.display.span());
     timer.End(&PassTimes::composite, mark);
+    LeaveShare(on_share, timer);
+}
+
+void FrameRenderer::Synchronize() const {
+    const State& s = *state_;
+    s.backend.Synchronize();
+    if (s.shares) s.shares->Synchronize();
 }
 
 uint32_t FrameRenderer::samples() const { return state_->samples; }

@@ -60,6 +60,10 @@ struct RenderSettings {
     // The index of the first sample that AddSample renders: a still's samples shared out between
     // devices or processes keep their random numbers (keyed by the sample's index in the whole).
     uint32_t first_sample = 0;
+    // On the GPU, the SMs (rounded up to the driver's granularity) that the next frame's geometry
+    // tree gets while a sample's last passes run on the rest (FrameRenderer::PrepareGeometryAhead);
+    // 0: no split, every pass may use every SM.
+    int geometry_ahead_sms = 0;
 };
 
 // What turns the mean of the samples into the image: the exposure (the debug views' colours are
@@ -91,6 +95,17 @@ public:
     void Prepare(const FrameInput& frame, const RenderSettings& settings);
     // Renders one more sample into the accumulation.
     void AddSample();
+    // Places the next frame's geometry and builds its tree while the last sample's caustic search
+    // and shading still run: on the GPU beside them, on geometry_ahead_sms SMs while they keep the
+    // rest (core/sm_share.h), once the sample's passes that read this frame's geometry are done.
+    // The next call must be Prepare(next) (next named by a geometry_id), which then finds the
+    // geometry ready; the image is the same as without. A sequence of frames so hides the tree's
+    // build, a chain of short launches, behind the passes that fill the GPU.
+    void PrepareGeometryAhead(const FrameInput& next);
+
+    // Waits until the GPU work queued so far, the geometry prepared ahead included, has finished
+    // (no-op on the CPU) and reports GPU errors.
+    void Synchronize() const;
 
     uint32_t samples() const;
     uint32_t stored_photons() const;
@@ -115,6 +130,8 @@ public:
     std::vector<FirstHit> FirstHits() const;
 
 private:
+    void PrepareGeometry(const FrameInput& frame);
+
     struct State;
     std::unique_ptr<State> state_;
 };

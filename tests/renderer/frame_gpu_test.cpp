@@ -15,6 +15,7 @@
 #include "renderer/scene/scene_eval.h"
 #include "tests/renderer/moving_geometry.h"
 #include "tests/renderer/image_compare.h"
+#include "tests/renderer/render_sequence.h"
 #include "tests/renderer/render_still.h"
 #include "tests/test_support.h"
 
@@ -188,6 +189,21 @@ TEST(FrameGpuPaths, WarmFramesWithIndirectLightAllocateNothing) {
     PrepareFrame(*renderer, scene, Options(-1, "on"), gpu, 0.0);
     for (int s = 0; s < 4; ++s) renderer->AddSample();
     EXPECT_EQ(DeviceMemoryCounters().current_device_bytes, bytes);
+}
+
+// The next frame's geometry built on a share of the SMs while the frame's last passes run on the
+// rest (FrameRenderer::PrepareGeometryAhead) gives the frames of a renderer that prepares each
+// frame in turn, which the CPU's frames equal (above).
+TEST(FrameGpuPaths, GeometryAheadOnAShareOfTheSmsGivesTheSameFrames) {
+    CA_REQUIRE_GPU(gpu);
+    for (const char* file : {"orbit.yaml", "pool.yaml", "ring.yaml"}) {
+        Scene scene = Shipped(file);
+        scene.settings.frame_rate = 2.5;  // frames 0.4 s apart: the geometry moves visibly
+        const auto in_turn = testing::RenderSequence(gpu, scene, Options(), 3, testing::Geometry::EachFrame);
+        const auto ahead = testing::RenderSequence(gpu, scene, Options(), 3, testing::Geometry::Ahead, 16);
+        ASSERT_EQ(ahead.size(), in_turn.size());
+        for (size_t f = 0; f < ahead.size(); ++f) EXPECT_TRUE(testing::CloseImages(in_turn[f], ahead[f])) << file << " frame " << f;
+    }
 }
 
 // The height field pass writes the CPU's triangles and shading (pool water on the device).
