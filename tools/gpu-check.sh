@@ -61,7 +61,11 @@ if [ -x "$caustica" ]; then
   bench_run photons-4m-plane bench photons --points 4000000 --distribution plane --queries 2073600 --k 50 --device cuda
   bench_run photons-1m-uniform bench photons --points 1000000 --distribution uniform --queries 2073600 --k 50 --device cuda
   bench_run photons-1m-clustered bench photons --points 1000000 --distribution clustered --queries 2073600 --k 50 --device cuda
+  # Frames of a sequence: each next frame's geometry tree built on 16 SMs beside the frame's shading
+  # (bench frame's default); the ring's also one frame after another.
   bench_run frame-ring bench frame scenes/ring.yaml --width 1920 --height 1080 --photons 1000000 --k 50 --device cuda
+  bench_run frame-ring-in-turn bench frame scenes/ring.yaml --width 1920 --height 1080 --photons 1000000 --k 50 \
+    --ahead-sms 0 --device cuda
   bench_run frame-champagne bench frame scenes/champagne.yaml --width 1920 --height 1080 --photons 1000000 --k 40 --device cuda
   bench_run frame-cornell bench frame scenes/cornell-glass.yaml --width 1920 --height 1080 --photons 1000000 --k 50 --device cuda
   # The same frame with one random path a pixel and one shadow ray: what the ray trees and the area

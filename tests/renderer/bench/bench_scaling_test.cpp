@@ -37,6 +37,17 @@ TEST(BenchScaling, OptionsThatGoWithGpusAloneAreInputErrors) {
               "sample)");
     EXPECT_EQ(testing::InputErrorOf([] { BenchFrameMain({"--device", "cpu", "--gpus", "2"}); }),
               "--gpus 2: chooses CUDA devices; it cannot be used with --device cpu");
+    EXPECT_EQ(testing::InputErrorOf([] { BenchFrameMain({"--device", "cpu", "--gpus", "2", "--ahead-sms", "8"}); }),
+              "caustica bench frame: --ahead-sms goes without --gpus (the scaling runs the render command's frames, "
+              "each of several samples)");
+}
+
+// The next frame's geometry ahead on a share of the SMs needs a GPU.
+TEST(BenchFrame, SmsForTheGeometryAheadOnTheCpuAreInputErrors) {
+    EXPECT_EQ(testing::InputErrorOf([] { BenchFrameMain({"--device", "cpu", "--frames", "1", "--ahead-sms", "8"}); }),
+              "--ahead-sms 8: expected 0 to 0 (0 on the CPU, which has no SMs)");
+    EXPECT_EQ(testing::InputErrorOf([] { BenchFrameMain({"--device", "cpu", "--frames", "1", "--ahead-sms", "-1"}); }),
+              "--ahead-sms -1: expected 0 to 0 (0 on the CPU, which has no SMs)");
 }
 
 }  // namespace
