@@ -52,12 +52,14 @@ def main(folder):
               f"| {d['peak_device_bytes'] / 2**20:.0f} |")
     print()
     passes = ["animate", "geometry_tree", "photon_trace", "photon_tree", "eye", "bounces", "shadow", "shade", "composite", "total"]
-    print("| scene | device | size | photons (stored) | k | KNN | " + " | ".join(passes) + " | fps |")
-    print("| --- | --- | --- | ---: | ---: | --- | " + " | ".join("---:" for _ in passes) + " | ---: |")
+    # ahead: the SMs of the next frame's geometry tree (bench frame --ahead-sms; 0, one frame after another).
+    print("| run | scene | device | size | photons (stored) | k | KNN | ahead SMs | " + " | ".join(passes) + " | fps |")
+    print("| --- | --- | --- | --- | ---: | ---: | --- | ---: | " + " | ".join("---:" for _ in passes) + " | ---: |")
     for name, d in rows(folder, "frame-"):
         p = d["passes_ms"]
-        print(f"| {pathlib.Path(d['scene']).name} | {d['device']} | {d['width']}x{d['height']} | {d['photons']:,} ({d['stored_photons']:,}) "
-              f"| {d['k']} | {d.get('knn', '-')} | " + " | ".join(f"{p[k]:.2f}" for k in passes) + f" | {d['fps']:.1f} |")
+        print(f"| {name.removeprefix('frame-')} | {pathlib.Path(d['scene']).name} | {d['device']} | {d['width']}x{d['height']} "
+              f"| {d['photons']:,} ({d['stored_photons']:,}) | {d['k']} | {d.get('knn', '-')} | {d.get('ahead_sms', 0)} | "
+              + " | ".join(f"{p[k]:.2f}" for k in passes) + f" | {d['fps']:.1f} |")
 
 
 if __name__ == "__main__":
