@@ -86,8 +86,9 @@ void FreeBytes(MemorySpace space, void* pointer) {
             g_device_sizes.erase(it);
         }
     }
-    // cudaFree waits for the device's work, but not for that of a green context's stream
-    // (core/sm_share.h): a list that grows while the thread's queued passes still use it waits here.
+    // A list that grows while the thread's queued passes may still read it waits for them here,
+    // rather than rely on cudaFree's own wait, which the CUDA documentation does not promise for a
+    // green context's streams (core/sm_share.h).
     cudaStreamSynchronize(ThreadCudaStream());
     cudaFree(pointer);  // never throws: called from destructors
 #endif

@@ -11,6 +11,7 @@
 
 #include "core/cuda_check.h"
 #include "core/launch.h"
+#include "core/memory.h"
 #include "core/primitives_impl.h"
 
 namespace caustica::gpu {
@@ -32,11 +33,9 @@ void* RunCub(const Backend& backend, size_t extra_bytes, const Call& call) {
 
 // A value from device memory, in the calling thread's stream's order.
 template <class T>
-T CopyToHost(const void* on_device) {
-    const cudaStream_t stream = ThreadCudaStream();
+T ValueFromDevice(const void* on_device) {
     T value;
-    CA_CUDA_CHECK(cudaMemcpyAsync(&value, on_device, sizeof(T), cudaMemcpyDeviceToHost, stream));
-    CA_CUDA_CHECK(cudaStreamSynchronize(stream));
+    CopyBytes(&value, MemorySpace::Host, on_device, MemorySpace::Device, sizeof(T));
     return value;
 }
 
@@ -82,25 +81,28 @@ void ExclusiveScan(const Backend& backend, Span<const T> in, Span<T> out) {
 
 template <class T>
 T Reduce(const Backend& backend, Span<const T> in, ReduceOp op) {
-    void* result_on_device = RunCub(backend, sizeof(T), [&](void* own, void* temp, size_t& bytes, cudaStream_t stream) {
+    const auto reduce = [&](void* own, void* temp, size_t& bytes, cudaStream_t stream) {
         T* result = static_cast<T*>(own);
+        const int64_t n = int64_t(in.size());
         switch (op) {
-            case ReduceOp::Min: return cub::DeviceReduce::Min(temp, bytes, in.data(), result, int64_t(in.size()), stream);
-            case ReduceOp::Max: return cub::DeviceReduce::Max(temp, bytes, in.data(), result, int64_t(in.size()), stream);
+            case ReduceOp::Min: return cub::DeviceReduce::Min(temp, bytes, in.data(), result, n, stream);
+            case ReduceOp::Max: return cub::DeviceReduce::Max(temp, bytes, in.data(), result, n, stream);
             case ReduceOp::Sum: break;
         }
-        return cub::DeviceReduce::Sum(temp, bytes, in.data(), result, int64_t(in.size()), stream);
-    });
-    return CopyToHost<T>(result_on_device);
+        return cub::DeviceReduce::Sum(temp, bytes, in.data(), result, n, stream);
+    };
+    void* result_on_device = RunCub(backend, sizeof(T), reduce);
+    return ValueFromDevice<T>(result_on_device);
 }
 
 template <class T>
 size_t Compact(const Backend& backend, Span<const T> in, Span<const uint8_t> flags, Span<T> out) {
-    void* count_on_device = RunCub(backend, sizeof(int64_t), [&](void* own, void* temp, size_t& bytes, cudaStream_t stream) {
+    const auto select = [&](void* own, void* temp, size_t& bytes, cudaStream_t stream) {
         return cub::DeviceSelect::Flagged(temp, bytes, in.data(), flags.data(), out.data(),
                                           static_cast<int64_t*>(own), int64_t(in.size()), stream);
-    });
-    return size_t(CopyToHost<int64_t>(count_on_device));
+    };
+    void* count_on_device = RunCub(backend, sizeof(int64_t), select);
+    return size_t(ValueFromDevice<int64_t>(count_on_device));
 }
 
 template <class K>
@@ -134,9 +136,11 @@ void SegmentedReduce(const Backend& backend, Span<const T> in, Span<const uint32
     RunCub(backend, 0, [&](void*, void* temp, size_t& bytes, cudaStream_t stream) {
         switch (op) {
             case ReduceOp::Min:
-                return cub::DeviceSegmentedReduce::Min(temp, bytes, in.data(), out.data(), segments, begins, ends, stream);
+                return cub::DeviceSegmentedReduce::Min(temp, bytes, in.data(), out.data(), segments, begins, ends,
+                                                       stream);
             case ReduceOp::Max:
-                return cub::DeviceSegmentedReduce::Max(temp, bytes, in.data(), out.data(), segments, begins, ends, stream);
+                return cub::DeviceSegmentedReduce::Max(temp, bytes, in.data(), out.data(), segments, begins, ends,
+                                                       stream);
             case ReduceOp::Sum: break;
         }
         return cub::DeviceSegmentedReduce::Sum(temp, bytes, in.data(), out.data(), segments, begins, ends, stream);

@@ -81,15 +81,18 @@ SmShares::SmShares(int device, int first_sms) : impl_(std::make_unique<Impl>()) 
     CUdevResource all{}, parts[2]{};
     m.api.Check(m.api.device_resource(CUdevice(device), &all, CU_DEV_RESOURCE_TYPE_SM), "cuDeviceGetDevResource");
     unsigned groups = 1;
-    m.api.Check(m.api.split(&parts[0], &groups, &all, &parts[1], 0, unsigned(first_sms)), "cuDevSmResourceSplitByCount");
+    m.api.Check(m.api.split(&parts[0], &groups, &all, &parts[1], 0, unsigned(first_sms)),
+                "cuDevSmResourceSplitByCount");
     if (groups != 1 || parts[1].sm.smCount == 0)
         throw RuntimeError(Concat("splitting the GPU's SMs: ", all.sm.smCount, " SMs cannot give ", first_sms,
                                   " to one share and keep some for the other"));
     for (int i = 0; i < 2; ++i) {
         CUdevResourceDesc desc{};
         m.api.Check(m.api.describe(&desc, &parts[i], 1), "cuDevResourceGenerateDesc");
-        m.api.Check(m.api.create(&m.contexts[i], desc, CUdevice(device), CU_GREEN_CTX_DEFAULT_STREAM), "cuGreenCtxCreate");
-        m.api.Check(m.api.stream_create(&m.streams[i], m.contexts[i], CU_STREAM_NON_BLOCKING, 0), "cuGreenCtxStreamCreate");
+        m.api.Check(m.api.create(&m.contexts[i], desc, CUdevice(device), CU_GREEN_CTX_DEFAULT_STREAM),
+                    "cuGreenCtxCreate");
+        m.api.Check(m.api.stream_create(&m.streams[i], m.contexts[i], CU_STREAM_NON_BLOCKING, 0),
+                    "cuGreenCtxStreamCreate");
         m.sms[i] = int(parts[i].sm.smCount);
     }
 }

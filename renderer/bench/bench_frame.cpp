@@ -130,11 +130,14 @@ int BenchFrameMain(const std::vector<std::string>& args) {
     // the next frame's time there, its input kept by scene_frames), and a frame takes until both its
     // sample and the next frame's geometry are done.
     const auto frame_time = [&](int f) { return std::max(f, 0) / scene.settings.frame_rate; };
+    const auto since = [](std::chrono::steady_clock::time_point t) {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+    };
     for (int f = -1; f < frames; ++f) {
         const auto start = std::chrono::steady_clock::now();
         const bool prepared = ahead_sms > 0 && f >= 0;
         const FrameInput& input = prepared ? scene_frames.input() : scene_frames.At(frame_time(f));
-        double animate_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        double animate_ms = since(start);
         renderer.Prepare(input, settings);
         width = input.camera.width;
         height = input.camera.height;
@@ -142,11 +145,11 @@ int BenchFrameMain(const std::vector<std::string>& args) {
         if (ahead_sms > 0 && f + 1 < frames) {
             const auto evaluate = std::chrono::steady_clock::now();
             const FrameInput& next = scene_frames.At(frame_time(f + 1));
-            animate_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - evaluate).count();
+            animate_ms += since(evaluate);
             renderer.PrepareGeometryAhead(next);
         }
         renderer.Synchronize();
-        const double frame_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        const double frame_ms = since(start);
         if (f < 0) continue;  // warm-up: allocations and first-touch costs
         const PassTimes& t = renderer.times();
         total.push_back(frame_ms);

@@ -202,7 +202,8 @@ TEST(FrameGpuPaths, GeometryAheadOnAShareOfTheSmsGivesTheSameFrames) {
         const auto in_turn = testing::RenderSequence(gpu, scene, Options(), 3, testing::Geometry::EachFrame);
         const auto ahead = testing::RenderSequence(gpu, scene, Options(), 3, testing::Geometry::Ahead, 16);
         ASSERT_EQ(ahead.size(), in_turn.size());
-        for (size_t f = 0; f < ahead.size(); ++f) EXPECT_TRUE(testing::CloseImages(in_turn[f], ahead[f])) << file << " frame " << f;
+        for (size_t f = 0; f < ahead.size(); ++f)
+            EXPECT_TRUE(testing::CloseImages(in_turn[f], ahead[f])) << file << " frame " << f;
     }
 }
 

@@ -26,7 +26,8 @@ inline std::vector<Image> RenderSequence(const Backend& backend, const Scene& sc
         renderer.Prepare(ahead && f > 0 ? scene_frames.input() : scene_frames.At(f / scene.settings.frame_rate),
                          settings);
         renderer.AddSample();
-        if (ahead && f + 1 < frames) renderer.PrepareGeometryAhead(scene_frames.At((f + 1) / scene.settings.frame_rate));
+        if (ahead && f + 1 < frames)
+            renderer.PrepareGeometryAhead(scene_frames.At((f + 1) / scene.settings.frame_rate));
         images.push_back(renderer.CurrentImage());
     }
     return images;
