@@ -207,6 +207,28 @@ TEST(FrameGpuPaths, GeometryAheadOnAShareOfTheSmsGivesTheSameFrames) {
     }
 }
 
+// Warm frames with the next frame's geometry prepared ahead allocate nothing either (frames of the
+// same geometry: moving geometry's trees may still grow their lists when a frame needs more).
+TEST(FrameGpuPaths, WarmFramesWithGeometryAheadAllocateNothing) {
+    CA_REQUIRE_GPU(gpu);
+    const Scene scene = Shipped("ring.yaml");
+    FrameRenderer renderer(gpu);
+    renderer.SetMaterials(ToSceneMaterials(scene));
+    RenderSettings settings = MakeRenderSettings(scene, Options(), gpu);
+    settings.geometry_ahead_sms = 16;
+    SceneFrames frames(scene, MakeImageSize(Options()));
+    renderer.Prepare(frames.At(0.0), settings);
+    size_t bytes = 0;
+    for (int f = 1; f <= 8; ++f) {
+        renderer.AddSample();
+        renderer.PrepareGeometryAhead(frames.At(0.0));
+        renderer.Prepare(frames.input(), settings);
+        if (f == 4) bytes = DeviceMemoryCounters().current_device_bytes;
+    }
+    renderer.Synchronize();
+    EXPECT_EQ(DeviceMemoryCounters().current_device_bytes, bytes);
+}
+
 // The height field pass writes the CPU's triangles and shading (pool water on the device).
 TEST(HeightfieldGpu, WritesTheCpusTriangles) {
     CA_REQUIRE_GPU(gpu);
