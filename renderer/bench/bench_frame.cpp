@@ -111,9 +111,11 @@ int BenchFrameMain(const std::vector<std::string>& args) {
     RenderSettings settings = MakeRenderSettings(scene, options, backend);
     const int device_sms = backend.IsGpu() ? SmCount(backend.device()) : 0;
     if (!backend.IsGpu() && !parser.Given("--ahead-sms")) ahead_sms = 0;
-    if (ahead_sms < 0 || (backend.IsGpu() && ahead_sms >= device_sms) || (!backend.IsGpu() && ahead_sms != 0))
-        throw InputError(Concat("--ahead-sms ", ahead_sms, ": expected 0 to ", std::max(device_sms - 1, 0),
-                                backend.IsGpu() ? " (the GPU's SMs, less one)" : " (0 on the CPU, which has no SMs)"));
+    if (!backend.IsGpu() && ahead_sms != 0)
+        throw InputError(Concat("--ahead-sms ", ahead_sms, ": expected 0 on the CPU, which has no SMs to share"));
+    if (backend.IsGpu() && (ahead_sms < 0 || ahead_sms >= device_sms))
+        throw InputError(Concat("--ahead-sms ", ahead_sms, ": expected 0 to ", device_sms - 1, " (the GPU's ",
+                                device_sms, " SMs, less one)"));
     settings.geometry_ahead_sms = ahead_sms;
     FrameRenderer renderer(backend);
     renderer.SetMaterials(ToSceneMaterials(scene));

@@ -45,9 +45,9 @@ TEST(BenchScaling, OptionsThatGoWithGpusAloneAreInputErrors) {
 // The next frame's geometry ahead on a share of the SMs needs a GPU.
 TEST(BenchFrame, SmsForTheGeometryAheadOnTheCpuAreInputErrors) {
     EXPECT_EQ(testing::InputErrorOf([] { BenchFrameMain({"--device", "cpu", "--frames", "1", "--ahead-sms", "8"}); }),
-              "--ahead-sms 8: expected 0 to 0 (0 on the CPU, which has no SMs)");
+              "--ahead-sms 8: expected 0 on the CPU, which has no SMs to share");
     EXPECT_EQ(testing::InputErrorOf([] { BenchFrameMain({"--device", "cpu", "--frames", "1", "--ahead-sms", "-1"}); }),
-              "--ahead-sms -1: expected 0 to 0 (0 on the CPU, which has no SMs)");
+              "--ahead-sms -1: expected 0 on the CPU, which has no SMs to share");
 }
 
 }  // namespace
