@@ -99,8 +99,9 @@ public:
     // and shading still run: on the GPU beside them, on geometry_ahead_sms SMs while they keep the
     // rest (core/sm_share.h), once the sample's passes that read this frame's geometry are done.
     // The next call must be Prepare(next) (next named by a geometry_id), which then finds the
-    // geometry ready; the image is the same as without. A sequence of frames so hides the tree's
-    // build, a chain of short launches, behind the passes that fill the GPU.
+    // geometry ready; the frames are those of Prepare alone (on the CPU bit for bit, on the GPU
+    // within its rounding). A sequence of frames so hides the tree's build, a chain of short
+    // launches, behind the passes that fill the GPU.
     void PrepareGeometryAhead(const FrameInput& next);
 
     // Waits until the GPU work queued so far, the geometry prepared ahead included, has finished

@@ -66,8 +66,9 @@ int ReportScaling(const Scene& scene, const RenderOptions& options, const std::v
 
 int BenchFrameMain(const std::vector<std::string>& args) {
     std::string scene_path, json_path, gpus_text;
-    // The next frame's geometry on 16 SMs (of an H200's 132) gave the shipped scenes' sequences their
-    // shortest frames or within 4% of them (docs/benchmarks.md, the frame pipeline).
+    // The next frame's geometry on 16 SMs (of an H200's 132) gave each of the five scenes measured
+    // its shortest frames or, by the mean of two rounds, within 4% of them (docs/benchmarks.md, the
+    // frame pipeline).
     int frames = 20, samples = 4, still_samples = 64, ahead_sms = 16;
     RenderOptions options;
     ArgParser parser("caustica bench frame",
