@@ -100,6 +100,11 @@ void LeaveShare(std::optional<ThreadStreamScope>& on_share, PassTimer& timer) {
 
 }  // namespace
 
+int DefaultGeometryAheadSms(const Backend& backend) {
+    constexpr int kAheadSms = 16, kLeastDeviceSms = 4 * kAheadSms;
+    return backend.IsGpu() && SmCount(backend.device()) >= kLeastDeviceSms ? kAheadSms : 0;
+}
+
 float DisplayScale(const RenderSettings& settings) { return ShowsLight(settings) ? settings.exposure : 1.0f; }
 
 ToneMap DisplayToneMap(const RenderSettings& settings) {

@@ -66,6 +66,12 @@ struct RenderSettings {
     int geometry_ahead_sms = 0;
 };
 
+// geometry_ahead_sms for a sequence on 'backend': 16 on a GPU of at least 64 SMs (on an H200's 132,
+// 16 gave each of the five scenes measured its shortest frames or, by the mean of two rounds,
+// within 4% of them: docs/benchmarks.md, the frame pipeline); 0 on the CPU and on smaller GPUs,
+// where no share was measured.
+int DefaultGeometryAheadSms(const Backend& backend);
+
 // What turns the mean of the samples into the image: the exposure (the debug views' colours are
 // their own scale: 1).
 float DisplayScale(const RenderSettings& settings);

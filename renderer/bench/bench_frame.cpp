@@ -66,10 +66,7 @@ int ReportScaling(const Scene& scene, const RenderOptions& options, const std::v
 
 int BenchFrameMain(const std::vector<std::string>& args) {
     std::string scene_path, json_path, gpus_text;
-    // The next frame's geometry on 16 SMs (of an H200's 132) gave each of the five scenes measured
-    // its shortest frames or, by the mean of two rounds, within 4% of them (docs/benchmarks.md, the
-    // frame pipeline).
-    int frames = 20, samples = 4, still_samples = 64, ahead_sms = 16;
+    int frames = 20, samples = 4, still_samples = 64, ahead_sms = 0;
     RenderOptions options;
     ArgParser parser("caustica bench frame",
                      "Renders frames of a scene (both kd-trees rebuilt every frame, one sample per pixel) and "
@@ -81,7 +78,7 @@ int BenchFrameMain(const std::vector<std::string>& args) {
     parser.Option("--ahead-sms", "N",
                   "on the GPU, build each next frame's geometry tree on N SMs while the frame's caustic search "
                   "and shading run on the others (FrameRenderer::PrepareGeometryAhead); 0: one frame after another "
-                  "(the CPU's only choice, and its default)",
+                  "(the CPU's only choice). Default: 16 on a GPU of at least 64 SMs, else 0",
                   &ahead_sms);
     parser.Option("--gpus", "all|N|I,J,...",
                   "instead, the scaling over these GPUs (as render --gpus): the sequence of --frames frames of "
@@ -111,7 +108,7 @@ int BenchFrameMain(const std::vector<std::string>& args) {
     const Backend backend = Backend::Create(options.device);
     RenderSettings settings = MakeRenderSettings(scene, options, backend);
     const int device_sms = backend.IsGpu() ? SmCount(backend.device()) : 0;
-    if (!backend.IsGpu() && !parser.Given("--ahead-sms")) ahead_sms = 0;
+    if (!parser.Given("--ahead-sms")) ahead_sms = DefaultGeometryAheadSms(backend);
     if (!backend.IsGpu() && ahead_sms != 0)
         throw InputError(Concat("--ahead-sms ", ahead_sms, ": expected 0 on the CPU, which has no SMs to share"));
     if (backend.IsGpu() && (ahead_sms < 0 || ahead_sms >= device_sms))

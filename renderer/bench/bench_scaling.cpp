@@ -24,7 +24,7 @@ std::vector<ScalingRun> MeasureScaling(const Scene& scene, const RenderOptions& 
         return [=](int, const Image& sum) { EncodeImage(ImageOfSum(sum, count, display_scale), ImageFormat::png); };
     };
     // Warm-up: each device's first frame (its context, its buffers' first allocations).
-    RenderFrames(scene, options, std::vector<int>(devices.size(), 0), {0, 1}, devices, encode(1), nullptr);
+    RenderAndWriteFrames(scene, options, std::vector<int>(devices.size(), 0), {0, 1}, devices, encode(1), nullptr);
 
     std::vector<int> sequence(size_t(frames), 0);
     for (int f = 0; f < frames; ++f) sequence[size_t(f)] = f;
@@ -38,7 +38,8 @@ std::vector<ScalingRun> MeasureScaling(const Scene& scene, const RenderOptions& 
         runs.push_back({workload, int(devices.size()), shared, items / shared, alone / shared});
     };
     measure("sequence", frames, [&](const std::vector<RenderDevice>& set) {
-        RenderFrames(scene, options, sequence, {0, uint32_t(samples)}, set, encode(uint32_t(samples)), nullptr);
+        RenderAndWriteFrames(scene, options, sequence, {0, uint32_t(samples)}, set, encode(uint32_t(samples)),
+                             nullptr);
     });
     measure("still", still_samples, [&](const std::vector<RenderDevice>& set) {
         encode(uint32_t(still_samples))(0, RenderStill(scene, options, 0, {0, uint32_t(still_samples)}, set, nullptr));

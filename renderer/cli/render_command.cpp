@@ -162,7 +162,7 @@ int RenderMain(const Args& args) {
                  settings.indirect ? Concat("indirect light from ", settings.global_photons, " global photons").c_str()
                                    : "no indirect light",
                  sample_range ? Concat("samples ", span.first, " to ", span.first + span.count - 1, " of ", samples).c_str()
-                              : Concat(samples, " samples per pixel").c_str());
+                              : Concat(Plural(size_t(samples), "sample"), " per pixel").c_str());
 
     std::vector<std::string> names;
     for (const RenderDevice& d : devices) names.push_back(d.name);
@@ -186,9 +186,9 @@ int RenderMain(const Args& args) {
         ProgressBar progress("render", int(to_render.size()), "frames", names);
         std::vector<size_t> index_of(size_t(frames.count()));
         for (size_t i = 0; i < to_render.size(); ++i) index_of[size_t(to_render[i] - frames.first)] = i;
-        RenderFrames(scene, options, to_render, span, devices,
-                     [&](int frame, const Image& sum) { write(index_of[size_t(frame - frames.first)], sum); },
-                     to_render.size() > 1 ? &progress : nullptr);
+        RenderAndWriteFrames(scene, options, to_render, span, devices,
+                             [&](int frame, const Image& sum) { write(index_of[size_t(frame - frames.first)], sum); },
+                             to_render.size() > 1 ? &progress : nullptr);
         if (to_render.size() > 1) progress.Finish();
     }
     if (!to_render.empty())

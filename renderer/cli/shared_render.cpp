@@ -1,5 +1,6 @@
 #include "renderer/cli/shared_render.h"
 
+#include "core/background_jobs.h"
 #include "core/error.h"
 #include "renderer/frame_renderer.h"
 #include "renderer/scene/scene_eval.h"
@@ -19,10 +20,15 @@ struct DeviceRenderer {
         renderer.SetMaterials(materials);
     }
 
-    void Prepare(int frame, uint32_t first_sample) {
+    const FrameInput& InputOf(int frame) { return frames.At(frame / scene.settings.frame_rate); }
+    // prepared_ahead: the frame's geometry was prepared during the frame before (PrepareAhead).
+    void Prepare(int frame, uint32_t first_sample, bool prepared_ahead = false) {
         settings.first_sample = first_sample;
-        renderer.Prepare(frames.At(frame / scene.settings.frame_rate), settings);
+        renderer.Prepare(prepared_ahead ? frames.input() : InputOf(frame), settings);
     }
+    // Prepares 'next''s geometry while the last sample's search and shading run: on a GPU of enough
+    // SMs on a share of them (DefaultGeometryAheadSms), elsewhere queued behind them.
+    void PrepareAhead(int next) { renderer.PrepareGeometryAhead(InputOf(next)); }
 
     const Scene& scene;
     RenderSettings settings;
@@ -55,19 +61,40 @@ Image SumInOrder(const std::vector<Image>& images) {
 }
 
 void RenderFrames(const Scene& scene, const RenderOptions& options, const std::vector<int>& frames, SampleSpan span,
-                  const std::vector<RenderDevice>& devices, const FrameSink& deliver, ProgressBar* progress) {
+                  const std::vector<RenderDevice>& devices, const FrameSink& deliver) {
     const SceneMaterials materials = ToSceneMaterials(scene);
     std::atomic<size_t> next{0};
     RunOnDevices(devices, [&](int device, const Backend& backend, const std::atomic<bool>& stop) {
         DeviceRenderer r(backend, scene, options, materials);
-        for (size_t i = next++; i < frames.size() && !stop; i = next++) {
-            r.Prepare(frames[i], span.first);
+        r.settings.geometry_ahead_sms = DefaultGeometryAheadSms(backend);
+        // The device takes its next frame before it reads the last one's sum back, so that the
+        // last sample's search and shading hide the next frame's tree build.
+        bool prepared_ahead = false;
+        for (size_t i = next++; i < frames.size() && !stop;) {
+            r.Prepare(frames[i], span.first, prepared_ahead);
             for (uint32_t s = 0; s < span.count && !stop; ++s) r.renderer.AddSample();
             if (stop) return;
-            deliver(frames[i], r.renderer.SampleSum());
-            if (progress) progress->Advance(device);
+            const size_t following = next++;
+            prepared_ahead = following < frames.size();
+            if (prepared_ahead) r.PrepareAhead(frames[following]);
+            deliver(device, frames[i], r.renderer.SampleSum());
+            i = following;
         }
     });
+}
+
+void RenderAndWriteFrames(const Scene& scene, const RenderOptions& options, const std::vector<int>& frames,
+                          SampleSpan span, const std::vector<RenderDevice>& devices, const FrameWriter& write,
+                          ProgressBar* progress) {
+    const int writers = ImageWriterThreads(int(devices.size()));
+    BackgroundJobs jobs(writers, writers);
+    RenderFrames(scene, options, frames, span, devices, [&](int device, int frame, Image sum) {
+        jobs.Add([&write, progress, device, frame, sum = std::move(sum)] {
+            write(frame, sum);
+            if (progress) progress->Advance(device);
+        });
+    });
+    jobs.Finish();
 }
 
 Image RenderStill(const Scene& scene, const RenderOptions& options, int frame, SampleSpan span,

@@ -30,14 +30,28 @@ std::vector<SampleSpan> SplitSamples(SampleSpan span, int parts);
 // The images added pixel by pixel in float, in the order given: ((a + b) + c) + ...
 Image SumInOrder(const std::vector<Image>& images);
 
-// Called on a device's host thread with a finished frame: the float sum of its samples.
-using FrameSink = std::function<void(int frame, const Image& sum)>;
+// Called on a device's host thread with a finished frame: the device's index and the float sum of
+// the frame's samples.
+using FrameSink = std::function<void(int device, int frame, Image sum)>;
 
 // Renders the span's samples of each frame of 'frames', the frames going to the devices through a
-// shared queue, and hands each frame's sum to 'deliver' as it is done. progress (if any) advances
-// by one for each frame, on the device that rendered it.
+// shared queue, and hands each frame's sum to 'deliver' as it is done. On a GPU of enough SMs
+// (DefaultGeometryAheadSms) a device prepares its next frame's geometry while the frame's last
+// sample is shaded (FrameRenderer::PrepareGeometryAhead); the frames are the same either way.
 void RenderFrames(const Scene& scene, const RenderOptions& options, const std::vector<int>& frames, SampleSpan span,
-                  const std::vector<RenderDevice>& devices, const FrameSink& deliver, ProgressBar* progress);
+                  const std::vector<RenderDevice>& devices, const FrameSink& deliver);
+
+// Encodes and writes a finished frame's sum (on a writer thread).
+using FrameWriter = std::function<void(int frame, const Image& sum)>;
+
+// RenderFrames, each frame's sum handed to 'write' on writer threads of their own
+// (core/background_jobs.h, ImageWriterThreads), so that the devices render the next frames while
+// the last ones are encoded and written. progress (if any) advances by one for each frame written,
+// on the device that rendered it. The first error, a device's or a writer's, stops the work and is
+// rethrown once the frames being written are done.
+void RenderAndWriteFrames(const Scene& scene, const RenderOptions& options, const std::vector<int>& frames,
+                          SampleSpan span, const std::vector<RenderDevice>& devices, const FrameWriter& write,
+                          ProgressBar* progress);
 
 // Renders the span's samples of one frame, split by SplitSamples into one part for each device
 // (in the devices' order), and returns their float sums added in that order. progress (if any)

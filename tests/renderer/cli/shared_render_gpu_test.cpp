@@ -4,6 +4,7 @@
 // machine with one.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -11,6 +12,8 @@
 #include "core/backend.h"
 #include "renderer/cli/shared_render.h"
 #include "renderer/scene/scene_loader.h"
+#include "renderer/frame_renderer.h"
+#include "tests/renderer/image_compare.h"
 #include "tests/renderer/render_still.h"
 #include "tests/test_support.h"
 
@@ -39,12 +42,10 @@ std::map<int, Image> Sequence(const std::vector<RenderDevice>& devices) {
     const Scene scene = LoadScene(std::string(CAUSTICA_SOURCE_DIR) + "/scenes/pool.yaml");
     std::mutex mutex;
     std::map<int, Image> out;
-    RenderFrames(scene, Small(), {0, 1, 2, 3, 4, 5}, {0, 2}, devices,
-                 [&](int frame, const Image& sum) {
-                     const std::lock_guard<std::mutex> lock(mutex);
-                     out.emplace(frame, sum);
-                 },
-                 nullptr);
+    RenderFrames(scene, Small(), {0, 1, 2, 3, 4, 5}, {0, 2}, devices, [&](int, int frame, Image sum) {
+        const std::lock_guard<std::mutex> lock(mutex);
+        out.emplace(frame, std::move(sum));
+    });
     return out;
 }
 
@@ -60,6 +61,24 @@ TEST(SharedRenderGpu, DeviceByNumberOnItsOwnThreadsRendersAsOneGpu) {
     std::vector<RenderDevice> plain = {{"GPU", DescribeCudaDevice(0), true, [] { return Backend::Create("cuda"); }}};
     const std::map<int, Image> one = Sequence(plain), twice = Sequence(Gpus({0, 0}));
     for (const auto& [frame, image] : one) EXPECT_TRUE(SameBits(image, twice.at(frame))) << "frame " << frame;
+}
+
+// A sequence's frames on a GPU prepare each next frame's geometry on a share of the SMs while the
+// frame's last sample is shaded (DefaultGeometryAheadSms): they are the frames prepared in turn
+// (each rendered as a still) within the frame tests' tolerance.
+TEST(SharedRenderGpu, FramesPreparedAheadAreThoseOfFramesPreparedInTurn) {
+    CA_REQUIRE_GPUS(1);
+    const std::vector<RenderDevice> gpu = Gpus({0});
+    EXPECT_GT(DefaultGeometryAheadSms(gpu[0].make()), 0) << "this GPU prepares no geometry ahead: nothing tested";
+    const Scene scene = LoadScene(std::string(CAUSTICA_SOURCE_DIR) + "/scenes/pool.yaml");
+    int same_bits = 0;
+    const std::map<int, Image> sequence = Sequence(gpu);
+    for (const auto& [frame, image] : sequence) {
+        const Image in_turn = RenderStill(scene, Small(), frame, {0, 2}, gpu, nullptr);
+        EXPECT_TRUE(testing::CloseImages(ImageOfSum(image, 2, 1.0f), ImageOfSum(in_turn, 2, 1.0f))) << "frame " << frame;
+        same_bits += SameBits(image, in_turn);
+    }
+    std::printf("%d of %zu frames prepared ahead are bit for bit those prepared in turn\n", same_bits, sequence.size());
 }
 
 TEST(SharedRenderGpu, SequenceOnTwoGpusEqualsOneGpu) {

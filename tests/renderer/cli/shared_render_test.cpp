@@ -3,11 +3,13 @@
 // between devices are keyed by their index in the whole, and their sums are added in a fixed order.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <set>
+#include <thread>
 
 #include "core/error.h"
 #include "core/srgb.h"
@@ -36,12 +38,10 @@ bool SameBits(const Image& a, const Image& b) {
 std::map<int, Image> Sequence(const Scene& scene, const std::vector<int>& frames, int devices, SampleSpan span) {
     std::mutex mutex;
     std::map<int, Image> out;
-    RenderFrames(scene, Small(), frames, span, CpuDevices(devices),
-                 [&](int frame, const Image& sum) {
-                     const std::lock_guard<std::mutex> lock(mutex);
-                     EXPECT_TRUE(out.emplace(frame, sum).second) << "frame " << frame << " delivered twice";
-                 },
-                 nullptr);
+    RenderFrames(scene, Small(), frames, span, CpuDevices(devices), [&](int, int frame, Image sum) {
+        const std::lock_guard<std::mutex> lock(mutex);
+        EXPECT_TRUE(out.emplace(frame, std::move(sum)).second) << "frame " << frame << " delivered twice";
+    });
     return out;
 }
 
@@ -83,6 +83,64 @@ TEST(SharedRender, SequenceFramesDoNotDependOnTheDevices) {
     ASSERT_EQ(three.size(), frames.size());
     for (const int f : frames) EXPECT_TRUE(SameBits(one.at(f), three.at(f))) << "frame " << f;
     EXPECT_FALSE(SameBits(one.at(0), one.at(9))) << "the pool's waves move between frames";
+}
+
+// Each device prepares its next frame's geometry while it shades the last sample
+// (FrameRenderer::PrepareGeometryAhead): the frames are bit for bit those of a renderer that
+// prepares each frame in turn (a still of that frame), in order or not, on one device or three.
+TEST(SharedRender, FramesPreparedAheadAreThoseOfFramesPreparedInTurn) {
+    const Scene scene = Pool();
+    const std::vector<int> frames = {5, 0, 1, 9, 2};
+    for (const int devices : {1, 3}) {
+        const std::map<int, Image> sequence = Sequence(scene, frames, devices, {0, 2});
+        ASSERT_EQ(sequence.size(), frames.size());
+        for (const int f : frames)
+            EXPECT_TRUE(SameBits(sequence.at(f), RenderStill(scene, Small(), f, {0, 2}, CpuDevices(1), nullptr)))
+                << "frame " << f << " on " << devices << " devices";
+    }
+}
+
+// The frames written on the writer threads are the frames rendered, each written once, and the
+// progress counts the frames written.
+TEST(SharedRender, WritesEachFrameOnceOnTheWriterThreads) {
+    const Scene scene = Pool();
+    const std::vector<int> frames = {0, 1, 2, 3, 4, 5};
+    std::mutex mutex;
+    std::map<int, Image> written;
+    std::set<std::thread::id> writers;
+    ProgressBar progress("test", int(frames.size()), "frames", {"CPU 0", "CPU 1"});
+    RenderAndWriteFrames(
+        scene, Small(), frames, {0, 1}, CpuDevices(2),
+        [&](int frame, const Image& sum) {
+            const std::lock_guard<std::mutex> lock(mutex);
+            EXPECT_TRUE(written.emplace(frame, sum).second) << "frame " << frame << " written twice";
+            writers.insert(std::this_thread::get_id());
+        },
+        &progress);
+    const std::map<int, Image> rendered = Sequence(scene, frames, 1, {0, 1});
+    ASSERT_EQ(written.size(), frames.size());
+    for (const int f : frames) EXPECT_TRUE(SameBits(written.at(f), rendered.at(f))) << "frame " << f;
+    EXPECT_EQ(writers.count(std::this_thread::get_id()), 0u);
+}
+
+TEST(SharedRender, AFailingWriteStopsTheRenderAndItsErrorIsRethrown) {
+    const Scene scene = Pool();
+    std::vector<int> frames(40);
+    for (int f = 0; f < 40; ++f) frames[size_t(f)] = f;
+    std::atomic<int> written{0};
+    try {
+        RenderAndWriteFrames(
+            scene, Small(), frames, {0, 1}, CpuDevices(2),
+            [&](int frame, const Image&) {
+                if (frame == 1) throw RuntimeError("out/f_0001.png: error: no space left on the device");
+                ++written;
+            },
+            nullptr);
+        FAIL() << "no error";
+    } catch (const RuntimeError& e) {
+        EXPECT_STREQ(e.what(), "out/f_0001.png: error: no space left on the device");
+    }
+    EXPECT_LT(written, 39) << "the render went on after the write failed";
 }
 
 // Samples are keyed by their index in the whole: sample s rendered alone (first_sample = s) is the
@@ -144,12 +202,10 @@ TEST(SharedRender, AFailingDeviceStopsTheRenderAndItsErrorIsRethrown) {
     int delivered = 0;
     std::mutex mutex;
     try {
-        RenderFrames(scene, Small(), {0, 1, 2, 3, 4, 5, 6, 7}, {0, 1}, devices,
-                     [&](int, const Image&) {
-                         const std::lock_guard<std::mutex> lock(mutex);
-                         ++delivered;
-                     },
-                     nullptr);
+        RenderFrames(scene, Small(), {0, 1, 2, 3, 4, 5, 6, 7}, {0, 1}, devices, [&](int, int, Image) {
+            const std::lock_guard<std::mutex> lock(mutex);
+            ++delivered;
+        });
         FAIL() << "no error";
     } catch (const RuntimeError& e) {
         EXPECT_STREQ(e.what(), "device 1 is gone");
