@@ -7,6 +7,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstddef>
 #include <deque>
 #include <exception>
 #include <functional>
@@ -46,8 +47,10 @@ private:
     std::vector<std::thread> threads_;
 };
 
-// Threads for writing a render's images beside 'devices' rendering threads: the cores they leave,
-// from 1 to 8 (each writer holds one frame).
-int ImageWriterThreads(int devices);
+// Writer threads for a render's frames of frame_bytes each beside 'devices' devices: the cores
+// that the devices' two host threads each leave (a frame's passes run in two chains), from 1 to
+// 16, and no more than keep kImageWriterBytes of frames, with 'devices' more waiting, in memory.
+constexpr size_t kImageWriterBytes = size_t(4) << 30;
+int ImageWriterThreads(int devices, size_t frame_bytes);
 
 }  // namespace caustica

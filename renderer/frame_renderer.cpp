@@ -171,8 +171,7 @@ struct FrameRenderer::State {
     int shares_sms = 0;                // the SMs asked for the first share
     QueuePoint scene_released;  // after the sample's last pass that reads the triangles or their tree
     QueuePoint geometry_ready;  // after the geometry prepared ahead
-    bool geometry_ahead = false;
-    uint64_t ahead_geometry_id = 0;
+    uint64_t ahead_geometry_id = 0;  // the frame whose geometry is prepared ahead; 0: none
     double ahead_time = 0;
     PassTimes times;
     std::unique_ptr<WorkerThread> eye_thread;  // last: it finishes its task before the rest goes
@@ -263,7 +262,6 @@ void FrameRenderer::PrepareGeometryAhead(const FrameInput& next) {
     const ThreadStreamScope scope(s.shares ? s.shares->FirstStream() : ThreadStream());
     s.scene_released.WaitHere();
     PrepareGeometry(next);
-    s.geometry_ahead = true;
     s.ahead_geometry_id = next.geometry_id;
     s.ahead_time = next.time;
 }
@@ -279,10 +277,10 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
         s.shares = ahead_sms > 0 ? std::make_unique<SmShares>(s.backend.device(), ahead_sms) : nullptr;
         s.shares_sms = ahead_sms;
     }
-    if (s.geometry_ahead) {
+    if (s.ahead_geometry_id != 0) {
         CA_CHECK_MSG(frame.geometry_id == s.ahead_geometry_id && frame.time == s.ahead_time,
                      "Prepare after PrepareGeometryAhead takes the frame whose geometry was prepared");
-        s.geometry_ahead = false;
+        s.ahead_geometry_id = 0;
         s.geometry_ready.WaitHere();
     } else {
         PrepareGeometry(frame);
@@ -308,7 +306,7 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
 
 void FrameRenderer::AddSample() {
     State& s = *state_;
-    CA_CHECK_MSG(!s.geometry_ahead, "AddSample after PrepareGeometryAhead: the next frame's Prepare comes first");
+    CA_CHECK_MSG(s.ahead_geometry_id == 0, "AddSample after PrepareGeometryAhead: the next frame's Prepare comes first");
     const SceneView scene = s.View();
     const uint32_t sample = s.settings.first_sample + s.samples;
     const SampleKey key{s.settings.seed, sample};

@@ -86,8 +86,10 @@ void RenderFrames(const Scene& scene, const RenderOptions& options, const std::v
 void RenderAndWriteFrames(const Scene& scene, const RenderOptions& options, const std::vector<int>& frames,
                           SampleSpan span, const std::vector<RenderDevice>& devices, const FrameWriter& write,
                           ProgressBar* progress) {
-    const int writers = ImageWriterThreads(int(devices.size()));
-    BackgroundJobs jobs(writers, writers);
+    const ImageSize size = FrameImageSize(MakeImageSize(options), scene.camera.width, scene.camera.height);
+    const size_t frame_bytes = size_t(size.width) * size_t(size.height) * sizeof(Rgb);
+    const int writers = ImageWriterThreads(int(devices.size()), frame_bytes);
+    BackgroundJobs jobs(writers, int(devices.size()));
     RenderFrames(scene, options, frames, span, devices, [&](int device, int frame, Image sum) {
         jobs.Add([&write, progress, device, frame, sum = std::move(sum)] {
             write(frame, sum);
