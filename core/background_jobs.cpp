@@ -64,11 +64,4 @@ void BackgroundJobs::Loop() {
     }
 }
 
-int ImageWriterThreads(int devices, size_t frame_bytes) {
-    const int cores = int(std::thread::hardware_concurrency());
-    const size_t frames_in_memory = kImageWriterBytes / std::max<size_t>(frame_bytes, 1);
-    const int memory_writers = int(std::min<size_t>(frames_in_memory - std::min(frames_in_memory, size_t(devices)), 16));
-    return std::max(1, std::min({cores - 2 * devices, 16, memory_writers}));
-}
-
 }  // namespace caustica

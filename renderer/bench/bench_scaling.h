@@ -21,8 +21,8 @@ struct ScalingRun {
 };
 
 // Times 'frames' frames of 'samples' samples each (by render's code: each frame encoded as PNG in
-// memory on the writer threads, as render would write it) and one frame of 'still_samples' samples, on devices[0] alone and on all the
-// devices, after a warm-up frame on each device.
+// memory on the writer threads, as render would write it) and one frame of 'still_samples'
+// samples, on devices[0] alone and on all the devices, after a warm-up frame on each device.
 std::vector<ScalingRun> MeasureScaling(const Scene& scene, const RenderOptions& options,
                                        const std::vector<RenderDevice>& devices, int frames, int samples,
                                        int still_samples);

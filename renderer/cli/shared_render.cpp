@@ -1,5 +1,8 @@
 #include "renderer/cli/shared_render.h"
 
+#include <algorithm>
+#include <thread>
+
 #include "core/background_jobs.h"
 #include "core/error.h"
 #include "renderer/frame_renderer.h"
@@ -58,6 +61,13 @@ Image SumInOrder(const std::vector<Image>& images) {
         for (size_t p = 0; p < sum.pixels.size(); ++p) sum.pixels[p] = sum.pixels[p] + images[i].pixels[p];
     }
     return sum;
+}
+
+int ImageWriterThreads(int devices, size_t frame_bytes) {
+    const int cores = int(std::thread::hardware_concurrency());
+    const size_t frames_in_memory = kImageWriterBytes / std::max<size_t>(frame_bytes, 1);
+    const size_t writers_in_memory = frames_in_memory - std::min(frames_in_memory, size_t(devices));
+    return std::max(1, std::min({cores - 2 * devices, 16, int(std::min<size_t>(writers_in_memory, 16))}));
 }
 
 void RenderFrames(const Scene& scene, const RenderOptions& options, const std::vector<int>& frames, SampleSpan span,

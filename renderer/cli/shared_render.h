@@ -6,6 +6,7 @@
 // does not depend on the device that rendered it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -35,17 +36,24 @@ Image SumInOrder(const std::vector<Image>& images);
 using FrameSink = std::function<void(int device, int frame, Image sum)>;
 
 // Renders the span's samples of each frame of 'frames', the frames going to the devices through a
-// shared queue, and hands each frame's sum to 'deliver' as it is done. On a GPU of enough SMs
-// (DefaultGeometryAheadSms) a device prepares its next frame's geometry while the frame's last
-// sample is shaded (FrameRenderer::PrepareGeometryAhead); the frames are the same either way.
+// shared queue, and hands each frame's sum to 'deliver' as it is done. Each device prepares its
+// next frame's geometry while the frame's last sample is shaded (FrameRenderer::
+// PrepareGeometryAhead; on a GPU of enough SMs on a share of them, DefaultGeometryAheadSms); the
+// frames are those of frames prepared in turn.
 void RenderFrames(const Scene& scene, const RenderOptions& options, const std::vector<int>& frames, SampleSpan span,
                   const std::vector<RenderDevice>& devices, const FrameSink& deliver);
+
+// Writer threads for a render's frames of frame_bytes each beside 'devices' devices: the cores
+// that the devices' two host threads each leave (a frame's passes run in two chains), from 1 to
+// 16, and no more than keep kImageWriterBytes of frames, with 'devices' more waiting, in memory.
+constexpr size_t kImageWriterBytes = size_t(4) << 30;
+int ImageWriterThreads(int devices, size_t frame_bytes);
 
 // Encodes and writes a finished frame's sum (on a writer thread).
 using FrameWriter = std::function<void(int frame, const Image& sum)>;
 
 // RenderFrames, each frame's sum handed to 'write' on writer threads of their own
-// (core/background_jobs.h, ImageWriterThreads), so that the devices render the next frames while
+// (core/background_jobs.h; ImageWriterThreads of them), so that the devices render the next frames while
 // the last ones are encoded and written. progress (if any) advances by one for each frame written,
 // on the device that rendered it. The first error, a device's or a writer's, stops the work and is
 // rethrown once the frames being written are done.

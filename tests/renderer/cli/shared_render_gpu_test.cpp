@@ -75,7 +75,8 @@ TEST(SharedRenderGpu, FramesPreparedAheadAreThoseOfFramesPreparedInTurn) {
     const std::map<int, Image> sequence = Sequence(gpu);
     for (const auto& [frame, image] : sequence) {
         const Image in_turn = RenderStill(scene, Small(), frame, {0, 2}, gpu, nullptr);
-        EXPECT_TRUE(testing::CloseImages(ImageOfSum(image, 2, 1.0f), ImageOfSum(in_turn, 2, 1.0f))) << "frame " << frame;
+        EXPECT_TRUE(testing::CloseImages(ImageOfSum(image, 2, 1.0f), ImageOfSum(in_turn, 2, 1.0f)))
+            << "frame " << frame;
         same_bits += SameBits(image, in_turn);
     }
     std::printf("%d of %zu frames prepared ahead are bit for bit those prepared in turn\n", same_bits, sequence.size());

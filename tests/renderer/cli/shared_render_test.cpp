@@ -64,6 +64,20 @@ TEST(SplitSamples, ContiguousPartsInOrderCoverTheSpan) {
         }
 }
 
+TEST(ImageWriterThreads, LeaveTheDevicesTheirThreadsAndBoundTheFramesInMemory) {
+    const size_t hd = size_t(1920) * 1080 * 12;  // a 1080p frame's float sum
+    const int cores = int(std::thread::hardware_concurrency());
+    for (const int devices : {1, 2, 8, 1000}) {
+        EXPECT_GE(ImageWriterThreads(devices, hd), 1);
+        EXPECT_LE(ImageWriterThreads(devices, hd), std::max(1, std::min(16, cores - 2 * devices)));
+    }
+    EXPECT_EQ(ImageWriterThreads(1000, hd), 1);
+    // Frames of 1 GiB: four in memory, one of them the device's waiting frame.
+    const size_t huge = size_t(1) << 30;
+    EXPECT_LE(ImageWriterThreads(1, huge), 3);
+    EXPECT_EQ(ImageWriterThreads(1, kImageWriterBytes), 1);  // one at least, however large
+}
+
 TEST(SumInOrder, AddsInTheOrderGiven) {
     Image a(1, 1), b(1, 1), c(1, 1);
     a.pixels[0] = Rgb(1.0f);
