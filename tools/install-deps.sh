@@ -12,7 +12,7 @@ $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends \
   cmake ninja-build g++ pkg-config git \
   libyaml-cpp-dev libtinyobjloader-dev libtinygltf-dev libstb-dev libtbb-dev libgtest-dev libnanoflann-dev \
-  libopenexr-dev libsdl2-dev libimgui-dev libgl-dev libgl1-mesa-dri \
+  libopenexr-dev zlib1g-dev libsdl2-dev libimgui-dev libgl-dev libgl1-mesa-dri \
   xvfb xdotool python3 python3-venv \
   >/dev/null
 echo "dependencies installed"

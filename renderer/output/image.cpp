@@ -14,6 +14,8 @@
 #include "core/error.h"
 #include "core/srgb.h"
 #include "renderer/output/exr.h"
+#include "renderer/output/png.h"
+#include "renderer/output/srgb8_encoder.h"
 
 namespace caustica {
 
@@ -48,21 +50,18 @@ ImageFormat ImageFormatOf(const OutputFile& file) {
 
 std::string EncodeImage(const Image& image, ImageFormat format, ToneMap tone_map) {
     if (format == ImageFormat::exr) return EncodeExr(image);
+    const Srgb8Encoder& srgb = Srgb8Encoder::Get();
     std::vector<unsigned char> rgb(image.pixels.size() * 3);
     for (size_t i = 0; i < image.pixels.size(); ++i) {
         const Rgb c = ApplyToneMap(tone_map, image.pixels[i]);
-        rgb[3 * i + 0] = EncodeSrgb8(c.x);
-        rgb[3 * i + 1] = EncodeSrgb8(c.y);
-        rgb[3 * i + 2] = EncodeSrgb8(c.z);
+        rgb[3 * i + 0] = srgb(c.x);
+        rgb[3 * i + 1] = srgb(c.y);
+        rgb[3 * i + 2] = srgb(c.z);
     }
+    if (format == ImageFormat::png) return EncodePng(rgb.data(), image.width, image.height);
     std::string bytes;
-    const bool encoded =
-        format == ImageFormat::png
-            ? stbi_write_png_to_func(AppendBytes, &bytes, image.width, image.height, 3, rgb.data(), image.width * 3)
-            : stbi_write_jpg_to_func(AppendBytes, &bytes, image.width, image.height, 3, rgb.data(), kJpegQuality);
-    if (!encoded)
-        throw RuntimeError(Concat("could not encode a ", image.width, "x", image.height,
-                                  format == ImageFormat::png ? " PNG" : " JPEG"));
+    if (!stbi_write_jpg_to_func(AppendBytes, &bytes, image.width, image.height, 3, rgb.data(), kJpegQuality))
+        throw RuntimeError(Concat("could not encode a ", image.width, "x", image.height, " JPEG"));
     return bytes;
 }
 
