@@ -45,17 +45,14 @@ std::string EncodePng(const uint8_t* rgb, int width, int height) {
     if (status != Z_OK)
         throw RuntimeError(Concat("could not encode a ", width, "x", height, " PNG (zlib error ", status, ")"));
 
+    std::string header;
+    AppendBigEndian(header, uint32_t(width));
+    AppendBigEndian(header, uint32_t(height));
+    // 8 bits a channel, truecolour (R, G, B), deflate, a filter type a row, no interlace.
+    header.append("\x08\x02\x00\x00\x00", 5);
     std::string png("\x89PNG\r\n\x1a\n", 8);
-    unsigned char header[13] = {};
-    for (int b = 0; b < 4; ++b) {
-        header[b] = static_cast<unsigned char>(uint32_t(width) >> (24 - 8 * b));
-        header[4 + b] = static_cast<unsigned char>(uint32_t(height) >> (24 - 8 * b));
-    }
-    header[8] = 8;  // bits a channel
-    header[9] = 2;  // truecolour: R, G, B
-    // header[10..12]: deflate, adaptive filtering (a filter type a row), no interlace
     png.reserve(8 + 25 + 12 + compressed_size + 12);
-    AppendChunk(png, "IHDR", header, sizeof(header));
+    AppendChunk(png, "IHDR", reinterpret_cast<const unsigned char*>(header.data()), header.size());
     // IDAT chunks of at most kMaxChunk bytes (a chunk's length is below 2^31), whose data together
     // is the zlib stream.
     constexpr size_t kMaxChunk = size_t(1) << 30;
