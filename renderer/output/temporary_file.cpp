@@ -17,8 +17,9 @@ namespace caustica {
 namespace {
 
 // The registry of live temporary files. A signal handler may only use lock-free atomics and
-// async-signal-safe calls (unlink, write, _exit), so the paths sit in fixed slots.
-constexpr int kSlots = 16;
+// async-signal-safe calls (unlink, write, _exit), so the paths sit in fixed slots: room for
+// render's writer threads (at most 16 files at once, ImageWriterThreads) and more.
+constexpr int kSlots = 64;
 enum SlotState : int { kFree, kClaimed, kLive };
 struct Slot {
     std::atomic<int> state{kFree};
