@@ -466,7 +466,9 @@ std::vector<FirstHit> FrameRenderer::FirstHits() const {
 
 Image FrameRenderer::SampleSum() const {
     const State& s = *state_;
-    Image image(s.camera.width, s.camera.height);
+    Image image;  // not sized first: its pixels come whole from the download
+    image.width = s.camera.width;
+    image.height = s.camera.height;
     image.pixels = s.sum.Download();
     return image;
 }
