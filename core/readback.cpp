@@ -17,6 +17,10 @@ namespace {
 // Where the copy's number lies after the bytes (its own cache line).
 size_t NumberOffset(size_t capacity) { return (capacity + 63) / 64 * 64; }
 
+// Copies up to this many bytes (counts and sizes: tens of bytes) go through the number's kernel,
+// whose one block writes them over the bus; larger ones go through a copy engine first.
+constexpr size_t kKernelCopyBytes = 4096;
+
 }  // namespace
 #endif
 
@@ -58,7 +62,9 @@ void Readback::Start(const void* src, size_t bytes) {
     }
 #if CAUSTICA_WITH_CUDA
     ++copies_;
-    gpu::CopyToHost(device_view_, src, bytes,
+    const bool by_copy_engine = bytes > kKernelCopyBytes;
+    if (by_copy_engine) CA_CUDA_CHECK(cudaMemcpyAsync(host_, src, bytes, cudaMemcpyDeviceToHost, ThreadCudaStream()));
+    gpu::CopyToHost(device_view_, src, by_copy_engine ? 0 : bytes,
                     reinterpret_cast<uint32_t*>(static_cast<char*>(device_view_) + NumberOffset(capacity_)), copies_);
     CA_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(event_), ThreadCudaStream()));
 #endif

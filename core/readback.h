@@ -1,12 +1,14 @@
-// A few bytes read back from a backend's memory while the host goes on queuing work: Start queues
-// the copy behind the GPU work this host thread has queued so far and returns at once; Wait
-// returns the bytes once they have arrived. A builder that sizes its next step from a count can
-// so queue the rest of the current step before it waits, and the GPU does not idle while the
-// host wakes up. On the GPU a one-block kernel writes the bytes and then the copy's number into
-// mapped page-locked memory, which Wait watches: the host sees them as they land, where a copy
-// engine's copy started about 5 us after the kernel before it and an event's wait returned about
-// 4 us after the copy (docs/benchmarks.md, what the GPU waits for). On the CPU backend Start copies
-// at once. One copy at a time.
+// Bytes read back from a backend's memory while the host goes on queuing work: Start queues the
+// copy behind the GPU work this host thread has queued so far and returns at once; Wait returns
+// the bytes once they have arrived. A builder that sizes its next step from a count can so queue
+// the rest of the current step before it waits, and the GPU does not idle while the host wakes
+// up; a renderer can queue its next frame while the last one's image travels. On the GPU the
+// bytes land in page-locked memory, and then a one-block kernel writes the copy's number into it
+// (mapped), which Wait watches: the host sees them as they land, where a copy engine's copy started
+// about 5 us after the kernel before it and an event's wait returned about 4 us after the copy
+// (docs/benchmarks.md, what the GPU waits for). The few bytes of a count are copied by that kernel
+// too; more (an image) by a copy engine, which crosses the bus at its full speed. On the CPU
+// backend Start copies at once. One copy at a time.
 #pragma once
 
 #include <cstddef>
@@ -24,6 +26,8 @@ public:
     ~Readback();
     Readback(const Readback&) = delete;
     Readback& operator=(const Readback&) = delete;
+
+    size_t capacity() const { return capacity_; }
 
     void Start(const void* src, size_t bytes);
     // The bytes of the last Start (waits for them and reports GPU errors).

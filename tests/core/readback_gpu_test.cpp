@@ -1,5 +1,5 @@
 // Readback from the GPU: the bytes arrive behind the work queued before Start (a scan of 16M
-// items and a fill), with no Synchronize in between.
+// items and a fill), with no Synchronize in between, a few bytes and megabytes alike.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -27,6 +27,25 @@ TEST(ReadbackGpu, WaitsForTheWorkQueuedBeforeIt) {
         readback.Start(values.data() + n, sizeof(uint64_t));
         EXPECT_EQ(readback.Wait<uint64_t>(), 0u) << "round " << round;
         values.Upload(std::vector<uint64_t>(n + 1, 3));
+    }
+}
+
+// More than a few bytes (here 8 MiB) go through a copy engine, and still arrive behind the work
+// queued before Start.
+TEST(ReadbackGpu, LargeCopiesWaitForTheWorkQueuedBeforeThem) {
+    CA_REQUIRE_GPU(gpu);
+    const size_t n = size_t(1) << 20;
+    Buffer<uint64_t> values(gpu);
+    Readback readback(MemorySpace::Device, n * sizeof(uint64_t));
+    for (int round = 0; round < 3; ++round) {
+        values.Upload(std::vector<uint64_t>(n, uint64_t(round + 1)));
+        ExclusiveScan(gpu, Span<const uint64_t>(values.span()), values.span());
+        readback.Start(values.data(), n * sizeof(uint64_t));
+        values.FillBytes(0);  // queued behind the copy
+        const uint64_t* got = static_cast<const uint64_t*>(readback.Wait());
+        size_t wrong = 0;
+        for (size_t i = 0; i < n; ++i) wrong += got[i] != uint64_t(round + 1) * i;
+        EXPECT_EQ(wrong, 0u) << "round " << round;
     }
 }
 
