@@ -1,9 +1,11 @@
 #include "renderer/frame_renderer.h"
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 
 #include "core/pass_clock.h"
+#include "core/readback.h"
 #include "core/sm_share.h"
 #include "core/thread_stream.h"
 #include "core/worker_thread.h"
@@ -154,6 +156,9 @@ struct FrameRenderer::State {
     EyeState eye;
     IndirectState indirect;
     Buffer<Rgb> sum;
+    std::unique_ptr<Readback> sum_download;  // StartSampleSumDownload's copy of 'sum'
+    bool download_started = false;
+    int download_width = 0, download_height = 0;  // its image's size
     Buffer<uint32_t> display;
     uint32_t samples = 0;
     // On the GPU the eye passes are issued from a second host thread, with their own backend
@@ -473,15 +478,42 @@ Image FrameRenderer::SampleSum() const {
     return image;
 }
 
+void FrameRenderer::StartSampleSumDownload() {
+    State& s = *state_;
+    CA_CHECK_MSG(!s.download_started, "a sample sum's download started before the last one finished");
+    const size_t bytes = s.sum.size() * sizeof(Rgb);
+    if (!s.sum_download || s.sum_download->capacity() < bytes)
+        s.sum_download = std::make_unique<Readback>(s.sum.space(), std::max<size_t>(bytes, 1));
+    s.sum_download->Start(s.sum.data(), bytes);
+    s.download_started = true;
+    s.download_width = s.camera.width;
+    s.download_height = s.camera.height;
+}
+
+void FrameRenderer::FinishSampleSumDownload(Image& sum) {
+    State& s = *state_;
+    CA_CHECK_MSG(s.download_started, "a sample sum's download finished that was not started");
+    const void* bytes = s.sum_download->Wait();
+    sum.width = s.download_width;
+    sum.height = s.download_height;
+    sum.pixels.resize(size_t(sum.width) * size_t(sum.height));
+    std::memcpy(sum.pixels.data(), bytes, sum.pixels.size() * sizeof(Rgb));
+    s.download_started = false;
+}
+
 Image FrameRenderer::CurrentImage() const {
     return ImageOfSum(SampleSum(), state_->samples, state_->DisplayScale());
 }
 
 Image ImageOfSum(const Image& sum, uint32_t samples, float display_scale) {
-    Image image(sum.width, sum.height);
-    const float scale = samples > 0 ? display_scale / float(samples) : 0.0f;
-    for (size_t i = 0; i < sum.pixels.size(); ++i) image.pixels[i] = sum.pixels[i] * scale;
+    Image image = sum;
+    ScaleSumToImage(image, samples, display_scale);
     return image;
+}
+
+void ScaleSumToImage(Image& sum, uint32_t samples, float display_scale) {
+    const float scale = samples > 0 ? display_scale / float(samples) : 0.0f;
+    for (Rgb& pixel : sum.pixels) pixel = pixel * scale;
 }
 
 }  // namespace caustica

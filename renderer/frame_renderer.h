@@ -79,6 +79,8 @@ float DisplayScale(const RenderSettings& settings);
 ToneMap DisplayToneMap(const RenderSettings& settings);
 // The image of 'samples' samples whose float sum is 'sum': their mean times display_scale.
 Image ImageOfSum(const Image& sum, uint32_t samples, float display_scale);
+// The same in place, where the sum is not needed after (a writer's frame: no second image to allocate).
+void ScaleSumToImage(Image& sum, uint32_t samples, float display_scale);
 
 // Milliseconds spent in each pass of the last sample (moving_geometry, the moving objects and
 // water placed on the device, and geometry_tree: of the last Prepare), from where its chain's queue
@@ -129,6 +131,14 @@ public:
     Image CurrentImage() const;
     // The float sum of the samples so far (linear RGB, before the exposure).
     Image SampleSum() const;
+    // SampleSum in two steps, so that the next frame is queued while the sum travels: Start queues
+    // its copy into page-locked host memory behind the samples queued so far (Prepare and AddSample
+    // may follow at once: the GPU runs them after the copy), Finish waits for it and copies it into
+    // 'sum', whose pixels keep their storage when it has the frame's size (a frame's megabytes in
+    // fresh host memory cost page faults). One download at a time. Finish may run on another
+    // thread (with this GPU current) while this one renders on, until the next Start.
+    void StartSampleSumDownload();
+    void FinishSampleSumDownload(Image& sum);
     // What 8-bit images of CurrentImage() pass through (DisplayToneMap of the settings).
     ToneMap tone_map() const;
     // The same as RGBA8 sRGB pixels, tone-mapped (the viewer's texture).

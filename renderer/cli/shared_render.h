@@ -14,6 +14,7 @@
 #include "renderer/cli/progress.h"
 #include "renderer/cli/render_devices.h"
 #include "renderer/output/image.h"
+#include "renderer/output/image_pool.h"
 #include "renderer/scene/scene.h"
 #include "renderer/scene_to_frame.h"
 
@@ -38,19 +39,22 @@ using FrameSink = std::function<void(int device, int frame, Image sum)>;
 // Renders the span's samples of each frame of 'frames', the frames going to the devices through a
 // shared queue, and hands each frame's sum to 'deliver' as it is done. Each device prepares its
 // next frame's geometry while the frame's last sample is shaded (FrameRenderer::
-// PrepareGeometryAhead; on a GPU of enough SMs on a share of them, DefaultGeometryAheadSms); the
-// frames are those of frames prepared in turn.
+// PrepareGeometryAhead; on a GPU of enough SMs on a share of them, DefaultGeometryAheadSms), and
+// hands a frame's sum over while its next frame renders (FrameRenderer::StartSampleSumDownload);
+// the frames are those of frames prepared in turn. The sums are downloaded into images taken from
+// 'sums', to which 'deliver' may give them back.
 void RenderFrames(const Scene& scene, const RenderOptions& options, const std::vector<int>& frames, SampleSpan span,
-                  const std::vector<RenderDevice>& devices, const FrameSink& deliver);
+                  const std::vector<RenderDevice>& devices, ImagePool& sums, const FrameSink& deliver);
 
 // Writer threads for a render's frames of frame_bytes each beside 'devices' devices: the cores
 // that the devices' two host threads each leave (a frame's passes run in two chains), from 1 to
-// 16, and no more than keep kImageWriterBytes of frames, with 'devices' more waiting, in memory.
+// 16, and no more than keep kImageWriterBytes of frames in memory, with each device's frame
+// waiting for a writer and its download buffer (FrameRenderer::StartSampleSumDownload).
 constexpr size_t kImageWriterBytes = size_t(4) << 30;
 int ImageWriterThreads(int devices, size_t frame_bytes);
 
-// Encodes and writes a finished frame's sum (on a writer thread).
-using FrameWriter = std::function<void(int frame, const Image& sum)>;
+// Encodes and writes a finished frame's sum (on a writer thread), which is its own to change.
+using FrameWriter = std::function<void(int frame, Image& sum)>;
 
 // RenderFrames, each frame's sum handed to 'write' on writer threads of their own
 // (core/background_jobs.h; ImageWriterThreads of them), so that the devices render the next frames while

@@ -17,6 +17,7 @@
 #include "tests/renderer/image_compare.h"
 #include "tests/renderer/render_sequence.h"
 #include "tests/renderer/render_still.h"
+#include "tests/renderer/sample_sum_download.h"
 #include "tests/test_support.h"
 
 namespace caustica {
@@ -205,6 +206,14 @@ TEST(FrameGpuPaths, GeometryAheadOnAShareOfTheSmsGivesTheSameFrames) {
         for (size_t f = 0; f < ahead.size(); ++f)
             EXPECT_TRUE(testing::CloseImages(in_turn[f], ahead[f])) << file << " frame " << f;
     }
+}
+
+// The sample sum downloaded while the next frame is queued behind it
+// (FrameRenderer::StartSampleSumDownload): SampleSum's bits, through a copy engine and through the
+// read-back kernel.
+TEST(FrameGpuPaths, SampleSumDownloadedBehindTheNextFrameIsSampleSum) {
+    CA_REQUIRE_GPU(gpu);
+    testing::ExpectDownloadedSumsBehindTheNextFrames(gpu);
 }
 
 // Warm frames with the next frame's geometry prepared ahead allocate nothing either (frames of the

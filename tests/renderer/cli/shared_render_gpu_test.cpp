@@ -42,7 +42,8 @@ std::map<int, Image> Sequence(const std::vector<RenderDevice>& devices) {
     const Scene scene = LoadScene(std::string(CAUSTICA_SOURCE_DIR) + "/scenes/pool.yaml");
     std::mutex mutex;
     std::map<int, Image> out;
-    RenderFrames(scene, Small(), {0, 1, 2, 3, 4, 5}, {0, 2}, devices, [&](int, int frame, Image sum) {
+    ImagePool sums;
+    RenderFrames(scene, Small(), {0, 1, 2, 3, 4, 5}, {0, 2}, devices, sums, [&](int, int frame, Image sum) {
         const std::lock_guard<std::mutex> lock(mutex);
         out.emplace(frame, std::move(sum));
     });
