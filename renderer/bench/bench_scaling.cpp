@@ -21,7 +21,10 @@ std::vector<ScalingRun> MeasureScaling(const Scene& scene, const RenderOptions& 
                                        int still_samples) {
     const float display_scale = DisplayScale(MakeRenderSettings(scene, options, devices[0].gpu));
     const auto encode = [&](uint32_t count) {
-        return [=](int, const Image& sum) { EncodeImage(ImageOfSum(sum, count, display_scale), ImageFormat::png); };
+        return [=](int, Image& sum) {
+            ScaleSumToImage(sum, count, display_scale);
+            EncodeImage(sum, ImageFormat::png);
+        };
     };
     // Warm-up: each device's first frame (its context, its buffers' first allocations).
     RenderAndWriteFrames(scene, options, std::vector<int>(devices.size(), 0), {0, 1}, devices, encode(1), nullptr);
@@ -42,7 +45,8 @@ std::vector<ScalingRun> MeasureScaling(const Scene& scene, const RenderOptions& 
                              nullptr);
     });
     measure("still", still_samples, [&](const std::vector<RenderDevice>& set) {
-        encode(uint32_t(still_samples))(0, RenderStill(scene, options, 0, {0, uint32_t(still_samples)}, set, nullptr));
+        Image still = RenderStill(scene, options, 0, {0, uint32_t(still_samples)}, set, nullptr);
+        encode(uint32_t(still_samples))(0, still);
     });
     return runs;
 }

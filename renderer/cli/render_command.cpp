@@ -168,26 +168,29 @@ int RenderMain(const Args& args) {
     for (const RenderDevice& d : devices) names.push_back(d.name);
     const float display_scale = DisplayScale(settings);
     const ToneMap tone_map = DisplayToneMap(settings);
-    const auto write = [&](size_t i, const Image& sum) {
-        if (sample_range)
+    const auto write = [&](size_t i, Image& sum) {
+        if (sample_range) {
             WriteOutputFile(files[i], EncodeExr(sum, SampleRange{span.first, span.count, uint32_t(samples),
                                                                  display_scale, tone_map}));
-        else
-            WriteImage(ImageOfSum(sum, span.count, display_scale), files[i], tone_map);
+        } else {
+            ScaleSumToImage(sum, span.count, display_scale);
+            WriteImage(sum, files[i], tone_map);
+        }
     };
     // A render of one frame is a still: its samples are shared out between the devices. Frames of a
     // sequence go to the devices whole, so each frame is the same whatever the devices.
     if (all_frames.count() == 1 && !to_render.empty()) {
         ProgressBar progress("render", int(span.count), "samples", names);
         ProgressBar* shown = span.count > 1 ? &progress : nullptr;
-        write(0, RenderStill(scene, options, to_render[0], span, devices, shown));
+        Image still = RenderStill(scene, options, to_render[0], span, devices, shown);
+        write(0, still);
         if (shown) progress.Finish();
     } else if (!to_render.empty()) {
         ProgressBar progress("render", int(to_render.size()), "frames", names);
         std::vector<size_t> index_of(size_t(frames.count()));
         for (size_t i = 0; i < to_render.size(); ++i) index_of[size_t(to_render[i] - frames.first)] = i;
         RenderAndWriteFrames(scene, options, to_render, span, devices,
-                             [&](int frame, const Image& sum) { write(index_of[size_t(frame - frames.first)], sum); },
+                             [&](int frame, Image& sum) { write(index_of[size_t(frame - frames.first)], sum); },
                              to_render.size() > 1 ? &progress : nullptr);
         if (to_render.size() > 1) progress.Finish();
     }
