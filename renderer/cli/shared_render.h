@@ -32,8 +32,8 @@ std::vector<SampleSpan> SplitSamples(SampleSpan span, int parts);
 // The images added pixel by pixel in float, in the order given: ((a + b) + c) + ...
 Image SumInOrder(const std::vector<Image>& images);
 
-// Called on a device's host thread with a finished frame: the device's index and the float sum of
-// the frame's samples.
+// Called with a finished frame, one at a time for each device (on the device's hand-over thread):
+// the device's index and the float sum of the frame's samples.
 using FrameSink = std::function<void(int device, int frame, Image sum)>;
 
 // Renders the span's samples of each frame of 'frames', the frames going to the devices through a
@@ -47,8 +47,8 @@ void RenderFrames(const Scene& scene, const RenderOptions& options, const std::v
                   const std::vector<RenderDevice>& devices, ImagePool& sums, const FrameSink& deliver);
 
 // Writer threads for a render's frames of frame_bytes each beside 'devices' devices: the cores
-// that the devices' two host threads each leave (a frame's passes run in two chains), from 1 to
-// 16, and no more than keep kImageWriterBytes of frames in memory, with each device's frame
+// that the devices' two host threads each leave (a frame's passes run in two chains; a third hands
+// the frames over, a copy of a few ms a frame), from 1 to 16, and no more than keep kImageWriterBytes of frames in memory, with each device's frame
 // waiting for a writer and its download buffer (FrameRenderer::StartSampleSumDownload).
 constexpr size_t kImageWriterBytes = size_t(4) << 30;
 int ImageWriterThreads(int devices, size_t frame_bytes);
