@@ -67,7 +67,7 @@ Image SumInOrder(const std::vector<Image>& images) {
 int ImageWriterThreads(int devices, size_t frame_bytes) {
     const int cores = int(std::thread::hardware_concurrency());
     const size_t frames_in_memory = kImageWriterBytes / std::max<size_t>(frame_bytes, 1);
-    const size_t devices_frames = 2 * size_t(devices);  // each device's frame waiting and download buffer
+    const size_t devices_frames = 3 * size_t(devices);  // queued, held by a hand-over, downloading
     const size_t writers_in_memory = frames_in_memory - std::min(frames_in_memory, devices_frames);
     return std::max(1, std::min({cores - 2 * devices, 16, int(std::min<size_t>(writers_in_memory, 16))}));
 }

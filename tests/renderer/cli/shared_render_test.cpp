@@ -73,9 +73,11 @@ TEST(ImageWriterThreads, LeaveTheDevicesTheirThreadsAndBoundTheFramesInMemory) {
         EXPECT_LE(ImageWriterThreads(devices, hd), std::max(1, std::min(16, cores - 2 * devices)));
     }
     EXPECT_EQ(ImageWriterThreads(1000, hd), 1);
-    // Frames of 1 GiB: four in memory, two of them the device's waiting frame and download buffer.
+    // Frames of 1 GiB: four in memory, three of them the device's (queued, held by its hand-over,
+    // downloading).
     const size_t huge = size_t(1) << 30;
-    EXPECT_LE(ImageWriterThreads(1, huge), 2);
+    EXPECT_EQ(ImageWriterThreads(1, huge), 1);
+    EXPECT_EQ(ImageWriterThreads(1, huge / 2), std::max(1, std::min(5, cores - 2)));
     EXPECT_EQ(ImageWriterThreads(1, kImageWriterBytes), 1);  // one at least, however large
 }
 
