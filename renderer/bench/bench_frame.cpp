@@ -67,6 +67,7 @@ int ReportScaling(const Scene& scene, const RenderOptions& options, const std::v
 int BenchFrameMain(const std::vector<std::string>& args) {
     std::string scene_path, json_path, gpus_text;
     int frames = 20, samples = 4, still_samples = 64, ahead_sms = 0;
+    bool display = false;
     RenderOptions options;
     ArgParser parser("caustica bench frame",
                      "Renders frames of a scene (both kd-trees rebuilt every frame, one sample per pixel) and "
@@ -80,6 +81,11 @@ int BenchFrameMain(const std::vector<std::string>& args) {
                   "and shading run on the others (FrameRenderer::PrepareGeometryAhead); 0: one frame after another "
                   "(the CPU's only choice). Default: 16 on a GPU of at least 64 SMs, else 0",
                   &ahead_sms);
+    parser.Flag("--display",
+                "also read each frame's 8-bit image back after its sample, as the viewer does before it draws "
+                "it (the 'display' row: the host's wait from the sample's last launch to the image; with "
+                "--ahead-sms 0 the viewer's frame)",
+                &display);
     parser.Option("--gpus", "all|N|I,J,...",
                   "instead, the scaling over these GPUs (as render --gpus): the sequence of --frames frames of "
                   "--samples samples and a still of --still-samples samples, on the first GPU alone and on all, "
@@ -90,9 +96,9 @@ int BenchFrameMain(const std::vector<std::string>& args) {
     AddRenderOptions(parser, &options);
     if (!parser.Parse(args)) return 0;
     if (frames < 1 || frames > 100000) throw InputError(Concat("--frames ", frames, ": expected 1 to 100000"));
-    if (!gpus_text.empty() && parser.Given("--ahead-sms"))
-        throw InputError("caustica bench frame: --ahead-sms goes without --gpus (the scaling runs the render "
-                         "command's frames, each of several samples)");
+    if (!gpus_text.empty() && (parser.Given("--ahead-sms") || display))
+        throw InputError("caustica bench frame: --ahead-sms and --display go without --gpus (the scaling runs the "
+                         "render command's frames, each of several samples)");
     if (gpus_text.empty() && (parser.Given("--samples") || parser.Given("--still-samples")))
         throw InputError("caustica bench frame: --samples and --still-samples go with --gpus (the per-pass times "
                          "are of one sample)");
@@ -122,7 +128,7 @@ int BenchFrameMain(const std::vector<std::string>& args) {
     // rebuilt, one sample rendered. 'animate' is the host's evaluation and the device's height
     // fields.
     std::vector<double> total, animate, geometry, photon_trace, photon_tree, global_trace, global_tree, eye, bounces,
-        shadow, shade, indirect, composite;
+        shadow, shade, indirect, composite, display_readback;
     ResetPeakDeviceBytes();
     int width = 0, height = 0;
     SceneFrames scene_frames(scene, MakeImageSize(options));
@@ -142,6 +148,12 @@ int BenchFrameMain(const std::vector<std::string>& args) {
         width = input.camera.width;
         height = input.camera.height;
         renderer.AddSample();
+        double display_ms = 0;
+        if (display) {
+            const auto read = std::chrono::steady_clock::now();
+            renderer.DisplayPixels();
+            display_ms = since(read);
+        }
         if (ahead_sms > 0 && f + 1 < frames) {
             const auto evaluate = std::chrono::steady_clock::now();
             const FrameInput& next = scene_frames.At(frame_time(f + 1));
@@ -165,6 +177,7 @@ int BenchFrameMain(const std::vector<std::string>& args) {
         shade.push_back(t.shade);
         indirect.push_back(t.indirect);
         composite.push_back(t.composite);
+        display_readback.push_back(display_ms);
     }
     struct Row {
         const char* name;
@@ -176,7 +189,7 @@ int BenchFrameMain(const std::vector<std::string>& args) {
                         {"eye", Summarize(eye)},               {"bounces", Summarize(bounces)},
                         {"shadow", Summarize(shadow)},         {"shade", Summarize(shade)},
                         {"indirect", Summarize(indirect)},     {"composite", Summarize(composite)},
-                        {"total", Summarize(total)}};
+                        {"display", Summarize(display_readback)}, {"total", Summarize(total)}};
     const Timing& total_time = rows[std::size(rows) - 1].t;
     const double fps = 1000.0 / total_time.median;
     std::printf("bench frame: %s on %s, %dx%d, %u photons emitted (%u stored), k = %d, %s KNN, specular splits %d "
