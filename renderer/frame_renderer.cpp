@@ -21,6 +21,12 @@ namespace caustica {
 
 namespace {
 
+// Starts reading 'bytes' at src back through 'readback', made (or made larger) to hold them.
+void StartReadback(std::unique_ptr<Readback>& readback, MemorySpace space, const void* src, size_t bytes) {
+    if (!readback || readback->capacity() < bytes) readback = std::make_unique<Readback>(space, std::max<size_t>(bytes, 1));
+    readback->Start(src, bytes);
+}
+
 // The views of light (not of a debug quantity), which the exposure and the tone map apply to.
 bool ShowsLight(const RenderSettings& settings) {
     return settings.view == ShadeView::Full || settings.view == ShadeView::CausticOnly;
@@ -157,6 +163,7 @@ struct FrameRenderer::State {
     IndirectState indirect;
     Buffer<Rgb> sum;
     std::unique_ptr<Readback> sum_download;  // StartSampleSumDownload's copy of 'sum'
+    std::unique_ptr<Readback> display_download;  // DisplayPixels' copy of 'display'
     bool download_started = false;
     int download_width = 0, download_height = 0;  // its image's size
     Buffer<uint32_t> display;
@@ -459,7 +466,11 @@ const PassTimes& FrameRenderer::times() const {
     return s.times;
 }
 ToneMap FrameRenderer::tone_map() const { return DisplayToneMap(state_->settings); }
-std::vector<uint32_t> FrameRenderer::DisplayPixels() const { return state_->display.Download(); }
+Span<const uint32_t> FrameRenderer::DisplayPixels() {
+    State& s = *state_;
+    StartReadback(s.display_download, s.display.space(), s.display.data(), s.display.size() * sizeof(uint32_t));
+    return Span<const uint32_t>(static_cast<const uint32_t*>(s.display_download->Wait()), s.display.size());
+}
 
 std::vector<FirstHit> FrameRenderer::FirstHits() const {
     const State& s = *state_;
@@ -481,10 +492,7 @@ Image FrameRenderer::SampleSum() const {
 void FrameRenderer::StartSampleSumDownload() {
     State& s = *state_;
     CA_CHECK_MSG(!s.download_started, "a sample sum's download started before the last one finished");
-    const size_t bytes = s.sum.size() * sizeof(Rgb);
-    if (!s.sum_download || s.sum_download->capacity() < bytes)
-        s.sum_download = std::make_unique<Readback>(s.sum.space(), std::max<size_t>(bytes, 1));
-    s.sum_download->Start(s.sum.data(), bytes);
+    StartReadback(s.sum_download, s.sum.space(), s.sum.data(), s.sum.size() * sizeof(Rgb));
     s.download_started = true;
     s.download_width = s.camera.width;
     s.download_height = s.camera.height;

@@ -141,8 +141,10 @@ public:
     void FinishSampleSumDownload(Image& sum);
     // What 8-bit images of CurrentImage() pass through (DisplayToneMap of the settings).
     ToneMap tone_map() const;
-    // The same as RGBA8 sRGB pixels, tone-mapped (the viewer's texture).
-    std::vector<uint32_t> DisplayPixels() const;
+    // The same as RGBA8 sRGB pixels, tone-mapped (the viewer's texture), read back through
+    // page-locked memory and valid until the next call: a new 8 MB vector a 1080p frame took page
+    // faults and the driver's staging of pageable memory.
+    Span<const uint32_t> DisplayPixels();
     // What each pixel's eye ray met first in the last sample, row by row.
     std::vector<FirstHit> FirstHits() const;
 

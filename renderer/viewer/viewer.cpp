@@ -516,7 +516,7 @@ int RunViewer(Scene& scene, const std::string& scene_path, const RenderOptions& 
         const bool render = renderer.samples() < uint32_t(options.max_samples);
         if (render) {
             renderer.AddSample();
-            const std::vector<uint32_t> pixels = renderer.DisplayPixels();
+            const Span<const uint32_t> pixels = renderer.DisplayPixels();
             glBindTexture(GL_TEXTURE_2D, w.texture);
             glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
         } else {

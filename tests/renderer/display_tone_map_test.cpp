@@ -35,7 +35,7 @@ TEST(DisplayToneMap, NoneIsTheExposedImageBitForBit) {
     options.exposure = 3.0;
     const auto renderer = testing::RenderStill(Backend::Cpu(), Ring(), options, 2);
     EXPECT_EQ(renderer->tone_map(), ToneMap::None);
-    EXPECT_EQ(renderer->DisplayPixels(), ExpectedDisplay(*renderer, 3.0f, ToneMap::None));
+    EXPECT_EQ(testing::DisplayPixels(*renderer), ExpectedDisplay(*renderer, 3.0f, ToneMap::None));
 }
 
 TEST(DisplayToneMap, CurvesApplyAfterTheExposure) {
@@ -46,9 +46,21 @@ TEST(DisplayToneMap, CurvesApplyAfterTheExposure) {
         const auto renderer = testing::RenderStill(Backend::Cpu(), Ring(), options, 2);
         const ToneMap expected = std::string(name) == "filmic" ? ToneMap::Filmic : ToneMap::Agx;
         EXPECT_EQ(renderer->tone_map(), expected);
-        EXPECT_EQ(renderer->DisplayPixels(), ExpectedDisplay(*renderer, 3.0f, expected)) << name;
-        EXPECT_NE(renderer->DisplayPixels(), ExpectedDisplay(*renderer, 3.0f, ToneMap::None)) << name;
+        EXPECT_EQ(testing::DisplayPixels(*renderer), ExpectedDisplay(*renderer, 3.0f, expected)) << name;
+        EXPECT_NE(testing::DisplayPixels(*renderer), ExpectedDisplay(*renderer, 3.0f, ToneMap::None)) << name;
     }
+}
+
+// Each call reads the pixels of the samples so far (the read-back memory is reused).
+TEST(DisplayToneMap, EachCallHasTheSamplesSoFar) {
+    const Backend cpu = Backend::Cpu();  // the renderer keeps it
+    const auto renderer = testing::RenderStill(cpu, Ring(), testing::SmallFrame(5000, 64, 48), 1);
+    const std::vector<uint32_t> one = testing::DisplayPixels(*renderer);
+    EXPECT_EQ(one, ExpectedDisplay(*renderer, 1.0f, ToneMap::None));
+    renderer->AddSample();
+    const std::vector<uint32_t> two = testing::DisplayPixels(*renderer);
+    EXPECT_EQ(two, ExpectedDisplay(*renderer, 1.0f, ToneMap::None));
+    EXPECT_NE(one, two);
 }
 
 // The scene's settings.tonemap is the default; --tonemap overrides it.
@@ -72,7 +84,7 @@ TEST(DisplayToneMap, DebugViewsAreNotToneMapped) {
     options.tonemap = "agx";
     const auto renderer = testing::RenderStill(Backend::Cpu(), Ring(), options, 1);
     EXPECT_EQ(renderer->tone_map(), ToneMap::None);
-    EXPECT_EQ(renderer->DisplayPixels(), ExpectedDisplay(*renderer, 1.0f, ToneMap::None));
+    EXPECT_EQ(testing::DisplayPixels(*renderer), ExpectedDisplay(*renderer, 1.0f, ToneMap::None));
 }
 
 }  // namespace

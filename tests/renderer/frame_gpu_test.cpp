@@ -132,7 +132,7 @@ TEST(FrameGpuPaths, ThinLensAndToneMapsAgreeWithTheCpu) {
         const auto cpu = testing::RenderStill(Backend::Cpu(), scene, options, 4);
         const auto gpu_frame = testing::RenderStill(gpu, scene, options, 4);
         ExpectSameFrame(*cpu, *gpu_frame);
-        const std::vector<uint32_t> a = cpu->DisplayPixels(), b = gpu_frame->DisplayPixels();
+        const std::vector<uint32_t> a = testing::DisplayPixels(*cpu), b = testing::DisplayPixels(*gpu_frame);
         ASSERT_EQ(a.size(), b.size());
         size_t far = 0, total = 0;
         for (size_t p = 0; p < a.size(); ++p)

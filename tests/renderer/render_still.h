@@ -2,8 +2,10 @@
 // written in the test, loaded without printing warnings.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "renderer/frame_renderer.h"
 #include "renderer/scene/scene_loader.h"
@@ -18,6 +20,13 @@ inline std::unique_ptr<FrameRenderer> RenderStill(const Backend& backend, const 
     PrepareFrame(*renderer, scene, options, backend, 0.0);
     for (int s = 0; s < samples; ++s) renderer->AddSample();
     return renderer;
+}
+
+// The renderer's display pixels, copied out of the memory they were read back into (which the next
+// call reuses).
+inline std::vector<uint32_t> DisplayPixels(FrameRenderer& renderer) {
+    const Span<const uint32_t> pixels = renderer.DisplayPixels();
+    return std::vector<uint32_t>(pixels.begin(), pixels.end());
 }
 
 // A scene from YAML text; file names in it are relative to 'path''s folder.
