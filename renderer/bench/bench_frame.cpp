@@ -96,9 +96,10 @@ int BenchFrameMain(const std::vector<std::string>& args) {
     AddRenderOptions(parser, &options);
     if (!parser.Parse(args)) return 0;
     if (frames < 1 || frames > 100000) throw InputError(Concat("--frames ", frames, ": expected 1 to 100000"));
-    if (!gpus_text.empty() && (parser.Given("--ahead-sms") || display))
-        throw InputError("caustica bench frame: --ahead-sms and --display go without --gpus (the scaling runs the "
-                         "render command's frames, each of several samples)");
+    for (const char* option : {"--ahead-sms", "--display"})
+        if (!gpus_text.empty() && parser.Given(option))
+            throw InputError(Concat("caustica bench frame: ", option, " goes without --gpus (the scaling runs the "
+                                    "render command's frames, each of several samples)"));
     if (gpus_text.empty() && (parser.Given("--samples") || parser.Given("--still-samples")))
         throw InputError("caustica bench frame: --samples and --still-samples go with --gpus (the per-pass times "
                          "are of one sample)");

@@ -40,6 +40,9 @@ TEST(BenchScaling, OptionsThatGoWithGpusAloneAreInputErrors) {
     EXPECT_EQ(testing::InputErrorOf([] { BenchFrameMain({"--device", "cpu", "--gpus", "2", "--ahead-sms", "8"}); }),
               "caustica bench frame: --ahead-sms goes without --gpus (the scaling runs the render command's frames, "
               "each of several samples)");
+    EXPECT_EQ(testing::InputErrorOf([] { BenchFrameMain({"--device", "cpu", "--gpus", "2", "--display"}); }),
+              "caustica bench frame: --display goes without --gpus (the scaling runs the render command's frames, "
+              "each of several samples)");
 }
 
 // The next frame's geometry ahead on a share of the SMs needs a GPU.
