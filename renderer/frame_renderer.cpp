@@ -23,7 +23,8 @@ namespace {
 
 // Starts reading 'bytes' at src back through 'readback', made (or made larger) to hold them.
 void StartReadback(std::unique_ptr<Readback>& readback, MemorySpace space, const void* src, size_t bytes) {
-    if (!readback || readback->capacity() < bytes) readback = std::make_unique<Readback>(space, std::max<size_t>(bytes, 1));
+    if (!readback || readback->capacity() < bytes)
+        readback = std::make_unique<Readback>(space, std::max<size_t>(bytes, 1));
     readback->Start(src, bytes);
 }
 
@@ -163,10 +164,10 @@ struct FrameRenderer::State {
     IndirectState indirect;
     Buffer<Rgb> sum;
     std::unique_ptr<Readback> sum_download;  // StartSampleSumDownload's copy of 'sum'
-    std::unique_ptr<Readback> display_download;  // DisplayPixels' copy of 'display'
     bool download_started = false;
     int download_width = 0, download_height = 0;  // its image's size
     Buffer<uint32_t> display;
+    std::unique_ptr<Readback> display_download;  // DisplayPixels' copy of 'display'
     uint32_t samples = 0;
     // On the GPU the eye passes are issued from a second host thread, with their own backend
     // (scratch, and a lower launch priority), while this one issues the photon passes (AddSample).
