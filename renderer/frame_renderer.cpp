@@ -319,7 +319,8 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
 
 void FrameRenderer::AddSample() {
     State& s = *state_;
-    CA_CHECK_MSG(s.ahead_geometry_id == 0, "AddSample after PrepareGeometryAhead: the next frame's Prepare comes first");
+    CA_CHECK_MSG(s.ahead_geometry_id == 0,
+                 "AddSample after PrepareGeometryAhead: the next frame's Prepare comes first");
     const SceneView scene = s.View();
     const uint32_t sample = s.settings.first_sample + s.samples;
     const SampleKey key{s.settings.seed, sample};

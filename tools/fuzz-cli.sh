@@ -51,7 +51,8 @@ make_folder() {
   # sanitized build renders in 60-75 s at the fuzzer's sizes (a render without --frames takes them
   # all), longer than the 60 s that tell a stall, without one.
   sed 's/^  frame_rate: 30$/  frame_rate: 3/' "$root/scenes/orbit.yaml" >orbit.yaml
-  grep -q '^  frame_rate: 3$' orbit.yaml || { echo "fuzz-cli: scenes/orbit.yaml has no frame_rate: 30 to shorten" >&2; exit 1; }
+  grep -q '^  frame_rate: 3$' orbit.yaml ||
+    { echo "fuzz-cli: scenes/orbit.yaml has no frame_rate: 30 to shorten" >&2; exit 1; }
   # A shipped scene or seed, cut short or with a byte changed.
   local sources=("$root"/scenes/*.yaml "$root"/tests/fuzz/seeds/*)
   local source=${sources[RANDOM % ${#sources[@]}]}
