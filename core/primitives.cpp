@@ -3,8 +3,8 @@
 #include <limits>
 
 #include "core/error.h"
-#include "core/memory.h"
 #include "core/primitives_impl.h"
+#include "core/readback.h"
 
 namespace caustica {
 
@@ -37,15 +37,11 @@ void ExclusiveScan(const Backend& backend, Span<const T> in, Span<T> out) {
 }
 
 template <class T>
-T ExclusiveScanTotal(const Backend& backend, Span<const T> in, Span<T> out) {
-    if (in.empty()) return T(0);
-    const MemorySpace space = backend.IsGpu() ? MemorySpace::Device : MemorySpace::Host;
-    T last_in;  // read before the scan, which may overwrite it when in and out are the same
-    CopyBytes(&last_in, MemorySpace::Host, &in[in.size() - 1], space, sizeof(T));
-    ExclusiveScan(backend, in, out);
-    T last_out;
-    CopyBytes(&last_out, MemorySpace::Host, &out[in.size() - 1], space, sizeof(T));
-    return last_out + last_in;
+T ExclusiveScanTotal(const Backend& backend, Span<T> counts, Readback& total) {
+    CA_CHECK_MSG(!counts.empty(), "ExclusiveScanTotal: counts needs an item for the total");
+    ExclusiveScan(backend, Span<const T>(counts), counts);
+    total.Start(&counts[counts.size() - 1], sizeof(T));
+    return total.Wait<T>();
 }
 
 template <class T>
@@ -81,7 +77,7 @@ void SegmentedReduce(const Backend& backend, Span<const T> in, Span<const uint32
 #define CA_INSTANTIATE(T)                                                                           \
     template T ReduceIdentity<T>(ReduceOp);                                                         \
     template void ExclusiveScan<T>(const Backend&, Span<const T>, Span<T>);                         \
-    template T ExclusiveScanTotal<T>(const Backend&, Span<const T>, Span<T>);                       \
+    template T ExclusiveScanTotal<T>(const Backend&, Span<T>, Readback&);                            \
     template T Reduce<T>(const Backend&, Span<const T>, ReduceOp);                                  \
     template size_t Compact<T>(const Backend&, Span<const T>, Span<const uint8_t>, Span<T>);        \
     template void SegmentedReduce<T>(const Backend&, Span<const T>, Span<const uint32_t>, Span<T>, ReduceOp);

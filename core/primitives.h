@@ -14,6 +14,8 @@
 
 namespace caustica {
 
+class Readback;
+
 enum class ReduceOp { Sum, Min, Max };
 
 // out[i] = in[0] + ... + in[i-1]; out[0] = 0. in and out may be the same span. Returns nothing;
@@ -21,9 +23,12 @@ enum class ReduceOp { Sum, Min, Max };
 template <class T>
 void ExclusiveScan(const Backend& backend, Span<const T> in, Span<T> out);
 
-// As ExclusiveScan, and returns the sum of all items (waits for the GPU).
+// ExclusiveScan of counts in place, where counts holds one item more than the items it counts: the
+// sum of them all lands in that last item (whatever it held is not added in) and is returned,
+// read back through total (core/readback.h; its capacity at least sizeof(T)): one small copy that
+// the host watches, behind the scan, so the host waits for the GPU once.
 template <class T>
-T ExclusiveScanTotal(const Backend& backend, Span<const T> in, Span<T> out);
+T ExclusiveScanTotal(const Backend& backend, Span<T> counts, Readback& total);
 
 // Sum, minimum or maximum of all items; the identity (0, +max, lowest) for an empty span.
 template <class T>

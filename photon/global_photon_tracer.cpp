@@ -44,12 +44,11 @@ struct WriteGlobalPhotonsPass {
     SceneView scene;
     EmissionView emission;
     PhotonTraceSettings settings;
-    Span<const uint32_t> offsets;
-    uint32_t total;
+    Span<const uint32_t> offsets;  // the photon's first place, and the total last
     Span<Photon> photons;
     Span<Vec3> normals;
     CA_HD void operator()(int i) const {
-        const uint32_t first = offsets[i], end = uint32_t(i) + 1 < offsets.size() ? offsets[i + 1] : total;
+        const uint32_t first = offsets[i], end = offsets[i + 1];
         if (first == end) return;
         Rng rng(settings.seed, settings.sample, kGlobalPhotonPass, uint64_t(i));
         WriteStores store{photons.data(), normals.data(), first, end};
@@ -60,19 +59,19 @@ struct WriteGlobalPhotonsPass {
 
 }  // namespace
 
-GlobalPhotonTracer::GlobalPhotonTracer(const Backend& backend) : backend_(backend), offsets_(backend) {}
+GlobalPhotonTracer::GlobalPhotonTracer(const Backend& backend)
+    : backend_(backend), offsets_(backend), total_(backend.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(uint32_t)) {}
 
 void GlobalPhotonTracer::Trace(const SceneView& scene, const EmissionView& emission,
                                const PhotonTraceSettings& settings, Buffer<Photon>& photons, Buffer<Vec3>& normals) {
     const uint32_t n = emission.lights.empty() ? 0u : settings.count;
-    offsets_.Resize(n, false);
+    offsets_.Resize(size_t(n) + 1, false);
     ParallelFor(backend_, "global photon count", n, CountGlobalPhotonsPass{scene, emission, settings, offsets_.span()});
-    const uint32_t total = ExclusiveScanTotal<uint32_t>(backend_, offsets_.span(), offsets_.span());
+    const uint32_t total = ExclusiveScanTotal<uint32_t>(backend_, offsets_.span(), total_);
     photons.Resize(total, false);
     normals.Resize(total, false);
     ParallelFor(backend_, "global photon store", n,
-                WriteGlobalPhotonsPass{scene, emission, settings, offsets_.span(), total, photons.span(),
-                                       normals.span()});
+                WriteGlobalPhotonsPass{scene, emission, settings, offsets_.span(), photons.span(), normals.span()});
 }
 
 }  // namespace caustica

@@ -18,6 +18,7 @@
 
 #include "core/backend.h"
 #include "core/buffer.h"
+#include "core/readback.h"
 #include "core/rng.h"
 #include "photon/diffuse.h"
 #include "photon/photon.h"
@@ -40,7 +41,8 @@ public:
 
 private:
     const Backend& backend_;
-    Buffer<uint32_t> offsets_;  // per emitted photon: its stores, then their first place (a scan)
+    Buffer<uint32_t> offsets_;  // per emitted photon: its stores, then their first place (a scan); the total last
+    Readback total_;            // the stored photons' count
 };
 
 // Traces one global photon and calls store(photon, normal) at each diffuse surface it reaches after

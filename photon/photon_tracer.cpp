@@ -43,24 +43,26 @@ struct TracePhotonsPass {
 // Moves each stored photon to its place in the output (offsets from an exclusive scan of the flags).
 struct GatherStoredPass {
     Span<const Photon> slots;
-    Span<const uint32_t> offsets;  // a photon is stored where the next offset differs (total after the last)
-    uint32_t total;
+    Span<const uint32_t> offsets;  // a photon is stored where the next offset differs (the total last)
     Span<Photon> out;
     CA_HD void operator()(int i) const {
-        const uint32_t next = uint32_t(i) + 1 < offsets.size() ? offsets[i + 1] : total;
-        if (next != offsets[i]) out[offsets[i]] = slots[i];
+        if (offsets[i + 1] != offsets[i]) out[offsets[i]] = slots[i];
     }
 };
 
 }  // namespace
 
-PhotonTracer::PhotonTracer(const Backend& backend) : backend_(backend), slots_(backend), stored_(backend) {}
+PhotonTracer::PhotonTracer(const Backend& backend)
+    : backend_(backend),
+      slots_(backend),
+      stored_(backend),
+      total_(backend.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(uint32_t)) {}
 
 void PhotonTracer::Trace(const SceneView& scene, const EmissionView& emission, const PhotonTraceSettings& settings,
                          Buffer<Photon>& photons) {
     const uint32_t n = emission.lights.empty() ? 0u : settings.count;
     slots_.Resize(n, false);
-    stored_.Resize(n, false);
+    stored_.Resize(size_t(n) + 1, false);
     const uint32_t wavelength_offset = Rng(settings.seed, settings.sample, kPhotonWavelengthPass, 0).NextU32();
     const auto trace = [&](auto dispersive) {
         ParallelForPaths(backend_, "photon trace", n,
@@ -69,10 +71,9 @@ void PhotonTracer::Trace(const SceneView& scene, const EmissionView& emission, c
     };
     if (scene.Disperses()) trace(std::true_type());
     else trace(std::false_type());
-    const uint32_t total = ExclusiveScanTotal<uint32_t>(backend_, stored_.span(), stored_.span());
+    const uint32_t total = ExclusiveScanTotal<uint32_t>(backend_, stored_.span(), total_);
     photons.Resize(total, false);
-    ParallelFor(backend_, "photon gather", n,
-                GatherStoredPass{slots_.span(), stored_.span(), total, photons.span()});
+    ParallelFor(backend_, "photon gather", n, GatherStoredPass{slots_.span(), stored_.span(), photons.span()});
 }
 
 }  // namespace caustica

@@ -7,6 +7,7 @@
 
 #include "core/backend.h"
 #include "core/buffer.h"
+#include "core/readback.h"
 #include "photon/photon.h"
 #include "photon/projection_map.h"
 #include "photon/scatter.h"
@@ -34,7 +35,8 @@ public:
 private:
     const Backend& backend_;
     Buffer<Photon> slots_;      // one per emitted photon
-    Buffer<uint32_t> stored_;   // 1 where the slot holds a stored photon, then its output offset
+    Buffer<uint32_t> stored_;   // 1 where the slot holds a stored photon, then its output offset; the total last
+    Readback total_;            // the stored photons' count
 };
 
 // The number in [0, 1) that picks photon 'index''s wavelength should it meet dispersive glass: the

@@ -2,7 +2,6 @@
 
 #include "core/parallel_for.h"
 #include "core/primitives.h"
-#include "core/readback.h"
 #include "core/rng.h"
 #include "photon/scatter.h"
 #include "shaders_cuda/eye_passes.h"
@@ -185,14 +184,6 @@ struct SumChildrenPass {
     }
 };
 
-// Scans the paths' counts in place: counts holds one item more than the paths, where the totals
-// end up, so that one read-back gives them (the item's own value is never added in).
-uint64_t ScanCounts(const Backend& backend, Span<uint64_t> counts, Readback& totals) {
-    ExclusiveScan<uint64_t>(backend, counts, counts);
-    totals.Start(&counts[counts.size() - 1], sizeof(uint64_t));
-    return totals.Wait<uint64_t>();
-}
-
 }  // namespace
 
 void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const LightSource> lights,
@@ -230,7 +221,7 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const 
         };
         if (tree.wavelengths > 0) classify(std::true_type());
         else classify(std::false_type());
-        const uint64_t total = ScanCounts(backend, counts, state.totals);
+        const uint64_t total = ExclusiveScanTotal(backend, counts, state.totals);
         const uint32_t child_count = uint32_t(total), ends = uint32_t(total >> 32);
         state.next_paths.Resize(child_count, false);
         state.end_node.Resize(size_t(state.end_count) + ends);

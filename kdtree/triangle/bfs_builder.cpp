@@ -1408,7 +1408,7 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         if (child_entries_bounded) entries[nxt].Reserve(2 * size_t(entry_count), false);
         large[nxt].Reserve(slot_count, false);
         Grow(child_count, slot_count, false);
-        Grow(child_first, slot_count, false);
+        Grow(child_first, slot_count + 1, false);  // the total of a scan after the slots
         for (auto& b : slots) Grow(b, slot_count, false);
         const bool gather_boxes = entry_count <= kGatherChildBoxesEntriesMax;
         if (gather_boxes)
@@ -1459,8 +1459,9 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
                     JudgeSplits{level, totals.data(), params.cost_traversal, params.cost_intersection,
                                 !child_entries_bounded});
         if (!child_entries_bounded) {
-            const Span<uint32_t> firsts(child_first.data(), slot_count);
-            entries[nxt].Reserve(ExclusiveScanTotal<uint32_t>(backend, firsts, firsts), false);
+            entries[nxt].Reserve(ExclusiveScanTotal(backend, Span<uint32_t>(child_first.data(), slot_count + 1), counts),
+                                 false);
+            stats.read_backs++;
             level = level_view();  // the stage area's lists may have moved
         }
         ChunkClassify(backend, level, chunk_bound);

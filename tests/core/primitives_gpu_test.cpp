@@ -6,6 +6,7 @@
 
 #include "core/buffer.h"
 #include "core/primitives.h"
+#include "core/readback.h"
 #include "tests/core/primitive_reference.h"
 #include "tests/test_support.h"
 
@@ -24,6 +25,20 @@ Buffer<T> OnDevice(const Backend& gpu, const std::vector<T>& host) {
     return b;
 }
 
+// The GPU's scan of counts with the total in an item after them (whatever it held is not added
+// in), against the CPU's.
+template <class T>
+void ExpectScanTotalAsCpu(const Backend& cpu, const Backend& gpu, std::vector<T> counts) {
+    counts.push_back(T(7));
+    std::vector<T> expected = counts;
+    Readback cpu_total(MemorySpace::Host, sizeof(T));
+    const T total = ExclusiveScanTotal(cpu, Span<T>(expected), cpu_total);
+    auto d = OnDevice(gpu, counts);
+    Readback gpu_total(MemorySpace::Device, sizeof(T));
+    EXPECT_EQ(ExclusiveScanTotal(gpu, d.span(), gpu_total), total);
+    EXPECT_EQ(d.Download(), expected);
+}
+
 class PrimitivesGpu : public ::testing::TestWithParam<size_t> {
 protected:
     Backend cpu = Backend::Cpu();
@@ -33,20 +48,11 @@ TEST_P(PrimitivesGpu, ExclusiveScanEqualsCpu) {
     CA_REQUIRE_GPU(gpu);
     const size_t n = GetParam();
     const auto in = RandomValues<uint32_t>(n, 21, 0, 100);
-    std::vector<uint32_t> expected(n);
-    const uint32_t expected_total = ExclusiveScanTotal<uint32_t>(cpu, in, Span<uint32_t>(expected));
-    auto d = OnDevice(gpu, in);
-    const uint32_t total = ExclusiveScanTotal<uint32_t>(gpu, d.span(), d.span());
-    EXPECT_EQ(total, expected_total);
-    EXPECT_EQ(d.Download(), expected);
-
+    ExpectScanTotalAsCpu(cpu, gpu, in);
     // Two counts in one 64-bit item, as the eye passes scan their children and diffuse ends.
-    std::vector<uint64_t> packed(n), packed_expected(n);
+    std::vector<uint64_t> packed(n);
     for (size_t i = 0; i < n; ++i) packed[i] = in[i] % 3 + (uint64_t(in[i] % 2) << 32);
-    const uint64_t packed_total = ExclusiveScanTotal<uint64_t>(cpu, packed, Span<uint64_t>(packed_expected));
-    auto dp = OnDevice(gpu, packed);
-    EXPECT_EQ(ExclusiveScanTotal<uint64_t>(gpu, dp.span(), dp.span()), packed_total);
-    EXPECT_EQ(dp.Download(), packed_expected);
+    ExpectScanTotalAsCpu(cpu, gpu, packed);
 
     const auto f = RandomValues<float>(n, 22, 0.0f, 1.0f);
     std::vector<float> fexpected(n);

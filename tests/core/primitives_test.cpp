@@ -11,6 +11,7 @@
 #include "core/buffer.h"
 #include "core/error.h"
 #include "core/primitives.h"
+#include "core/readback.h"
 #include "tests/core/primitive_reference.h"
 
 namespace caustica {
@@ -31,11 +32,15 @@ TEST_P(PrimitivesCpu, ExclusiveScanMatchesLoop) {
     std::vector<uint32_t> out(n);
     ExclusiveScan<uint32_t>(backend, in, Span<uint32_t>(out));
     EXPECT_EQ(out, testing::ReferenceExclusiveScan(in));
-    // In place, with the total.
+    // In place, with the total in an item after the counts (whatever it holds is not added in).
     std::vector<uint32_t> inplace = in;
-    const uint32_t total = ExclusiveScanTotal<uint32_t>(backend, inplace, Span<uint32_t>(inplace));
-    EXPECT_EQ(inplace, out);
+    inplace.push_back(12345);
+    Readback readback(MemorySpace::Host, sizeof(uint32_t));
+    const uint32_t total = ExclusiveScanTotal(backend, Span<uint32_t>(inplace), readback);
     EXPECT_EQ(total, std::accumulate(in.begin(), in.end(), uint32_t(0)));
+    EXPECT_EQ(inplace.back(), total);
+    inplace.pop_back();
+    EXPECT_EQ(inplace, out);
 }
 
 TEST_P(PrimitivesCpu, ExclusiveScanFloatIsCloseToLoop) {
