@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/bits.h"
 #include "core/error.h"
 #include "core/float_key.h"
 #include "core/lanes.h"
@@ -139,22 +140,28 @@ struct MortonKeysPass {
 };
 
 // The coordinates of the points in their new order (new number j is input point original[j]), and
-// their order-preserving keys (core/float_key.h) with the new numbers, for the axis sorts.
+// the keys of the axis lists with the new numbers: list l's key of point j at l * n + j, l in its
+// high bits and the coordinate's order-preserving key (core/float_key.h) in its low 32, so that one
+// sort orders every list (a flat axis has none).
 struct GatherPass {
     const Vec3* input;
     const uint32_t* original;
     uint32_t n;
+    AxisLists axes;
+    bool flat[3];
     float* coords;   // PointCoords
-    uint32_t* keys;  // key a * n + j: coordinate a of point j
-    uint32_t* ids;
+    uint64_t* keys;
+    uint32_t* ids;   // the lists
     CA_HD void operator()(int j) const {
         const Vec3 p = input[original[j]];
         for (int a = 0; a < 3; ++a) {
-            const uint32_t at = uint32_t(a) * n + uint32_t(j);
-            coords[at] = p[a];
-            keys[at] = FloatKey(p[a]);
+            coords[uint32_t(a) * n + uint32_t(j)] = p[a];
+            if (flat[a]) continue;
+            const uint32_t at = axes.of[a] * n + uint32_t(j);
+            keys[at] = uint64_t(axes.of[a]) << 32 | FloatKey(p[a]);
             ids[at] = uint32_t(j);
         }
+        if (axes.count == 1 && flat[0] && flat[1] && flat[2]) ids[j] = uint32_t(j);  // one point, one list
     }
 };
 
@@ -449,7 +456,7 @@ struct LeafPointsPass {
 struct PointTreeBuilder::Impl {
     explicit Impl(const Backend& b)
         : coords(b), box_chunks(b), original(b), final_lists(b), work{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
-          owner{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
+          axis_keys(b), owner{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
           local(b), nodes(b), cells(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
           counts(b), sizes(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(Aabb)),
           root_node(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(BuildNode)),
@@ -458,7 +465,8 @@ struct PointTreeBuilder::Impl {
     Buffer<BoxKeys> box_chunks;    // the boxes of the points' chunks, for the root box
     Buffer<uint32_t> original;     // the input index of each of them
     Buffer<uint32_t> final_lists;  // the concatenated sorted point-ID lists (AxisLists), each node's points in place
-    Buffer<uint32_t> work[2];      // the same for the active nodes' points, ping-pong (work[1] sorts the keys)
+    Buffer<uint32_t> work[2];      // the same for the active nodes' points, ping-pong (work[1] sorts the Morton keys)
+    Buffer<uint64_t> axis_keys;    // the axis lists' keys (GatherPass)
     Buffer<uint32_t> owner[2];     // the active node of each working position, ping-pong
     Buffer<uint16_t> local;        // each point's place in its medium root's list 0
     Buffer<BuildNode> nodes;       // the large-node levels' nodes, breadth first
@@ -565,19 +573,25 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     ParallelForLanes(b, "point tree: root", 1,
                      RootPass{m.box_chunks.data(), box_chunks, n, medium_max, m.nodes.data(), m.cells.data(),
                               m.active[0].data()});
-    // The host needs the root box to choose the axis sorts, but queues the Morton order before it
+    // The host needs the root box to choose the axis lists, but queues the Morton order before it
     // waits for it.
     m.sizes.Start(&m.nodes.data()->box, sizeof(Aabb));
     ParallelFor(b, "point tree: morton keys", n, MortonKeysPass{input, m.nodes.data(), keys.data(), m.original.data()});
     RadixSortPairs(b, keys.span().subspan(0, n), m.original.span(), 0, 30);
-    ParallelFor(b, "point tree: gather", n,
-                GatherPass{input, m.original.data(), n, m.coords.data(), keys.data(), m.work[0].data()});
-    const PointCoords points{m.coords.data(), n};
     const Aabb root_box = m.sizes.Wait<Aabb>();
     const AxisLists axes = AxisListsOf(root_box);
-    for (int a = 0; a < 3; ++a)
-        if (!FlatAxis(root_box, a))
-            RadixSortPairs(b, keys.span().subspan(a * n, n), m.work[0].span().subspan(axes.of[a] * n, n));
+    const bool flat[3] = {FlatAxis(root_box, 0), FlatAxis(root_box, 1), FlatAxis(root_box, 2)};
+    m.axis_keys.Resize(axes.count * size_t(n), false);
+    ParallelFor(b, "point tree: gather", n,
+                GatherPass{input, m.original.data(), n, axes, {flat[0], flat[1], flat[2]}, m.coords.data(),
+                           m.axis_keys.data(), m.work[0].data()});
+    const PointCoords points{m.coords.data(), n};
+    // All lists in one sort of five passes, where a sort a list took four each: at a frame's few
+    // hundred thousand photons the launches, not the bytes, take the time (docs/benchmarks.md).
+    if (!(flat[0] && flat[1] && flat[2])) {
+        const int list_bits = axes.count > 1 ? int(HighestBit(axes.count - 1)) + 1 : 0;
+        RadixSortPairs(b, m.axis_keys.span(), m.work[0].span().subspan(0, axes.count * size_t(n)), 0, 32 + list_bits);
+    }
     const float radius = prm.radius > 0.0f ? prm.radius : DerivedRadius(root_box, n, prm.expected_k);
 
     // 2. Large nodes: those of more than medium_max points, level by level.
