@@ -361,6 +361,8 @@ void FrameRenderer::AddSample() {
         RunBouncePasses(s.eye_backend, scene, s.lights.span(), s.EyeTree(), key, s.eye);
         const int bounced = eye_timer.End(&PassTimes::bounces, traced);
         RunShadowPass(s.eye_backend, scene, s.lights.span(), s.shadow_rays_per_end, key, s.eye);
+        // Here, not before the search: the photon chain is the longer one in most frames.
+        RunCausticQueriesPass(s.eye_backend, s.eye);
         s.eye_done = eye_timer.clock().Point(eye_timer.End(&PassTimes::shadow, bounced));
     };
     if (s.eye_thread) s.eye_thread->Start(eye_passes);

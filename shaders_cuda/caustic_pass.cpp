@@ -1,3 +1,4 @@
+#include "core/error.h"
 #include "core/parallel_for.h"
 #include "kdtree/point/knn_for_each.h"
 #include "shaders_cuda/eye_passes.h"
@@ -34,13 +35,17 @@ struct FilterPhotons {
 
 }  // namespace
 
+void RunCausticQueriesPass(const Backend& backend, EyeState& state) {
+    state.caustic_queries.Resize(state.end_count, false);
+    ParallelFor(backend, "caustic queries", state.end_count,
+                GatherQueriesPass{state.diffuse.span(), state.end_node.span(), state.caustic_queries.span()});
+}
+
 void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, const KnnSettings& knn, PhotonFilter filter,
                     float radius_scale, EyeState& state) {
     const uint32_t n = state.end_count;
-    state.caustic_queries.Resize(n, false);
+    CA_CHECK_EQ(state.caustic_queries.size(), size_t(n));
     state.caustic.Resize(n, false);
-    ParallelFor(backend, "caustic queries", n,
-                GatherQueriesPass{state.diffuse.span(), state.end_node.span(), state.caustic_queries.span()});
     state.caustic_radius.Resize(n, false);
     state.caustic_nearest2.Resize(n, false);
     KnnForEach(backend, photon_map.Tree(), photon_map.Radii(), Span<const Vec3>(state.caustic_queries.span()), knn,

@@ -74,10 +74,16 @@ uint32_t ShadowRaysPerEnd(Span<const LightSource> lights);
 void RunShadowPass(const Backend& backend, const SceneView& scene, Span<const LightSource> lights,
                    uint32_t rays_per_end, SampleKey key, EyeState& state);
 
+// The diffuse ends' positions, in order (state.caustic_queries): where the caustic pass and the
+// indirect estimate search the photons. Needs the eye passes alone, so it can end their chain
+// instead of waiting for the photon map with the search.
+void RunCausticQueriesPass(const Backend& backend, EyeState& state);
+
 // Caustic irradiance at every diffuse end (state.caustic) from its k nearest photons of the map
 // within knn.max_radius, found by knn.method, and filtered over radius_scale times the k-th photon's
 // distance (1, or the progressive radius's shrinking, photon/progressive_radius.h); also the query
-// radius and the nearest photon's squared distance (for the debug views).
+// radius and the nearest photon's squared distance (for the debug views). Searches from
+// state.caustic_queries (RunCausticQueriesPass).
 void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, const KnnSettings& knn,
                     PhotonFilter filter, float radius_scale, EyeState& state);
 

@@ -38,8 +38,8 @@ CA_HD CA_INLINE Rgb GlobalIrradiance(Span<const PhotonArrival> arrivals, Span<co
 // Density estimation: the indirect irradiance at every diffuse end from its k nearest photons of the
 // global map (built with the normals of the surfaces they lie on) within knn.max_radius, filtered
 // over radius_scale times the k-th photon's distance (1, or the progressive radius's shrinking,
-// photon/progressive_radius.h). Reads the ends' positions from eye.caustic_queries (RunCausticPass
-// writes them).
+// photon/progressive_radius.h). Reads the ends' positions from eye.caustic_queries
+// (RunCausticQueriesPass writes them).
 void RunIndirectEstimatePass(const Backend& backend, const PhotonMap& global_map, const KnnSettings& knn,
                              PhotonFilter filter, float radius_scale, const EyeState& eye, IndirectState& state);
 
