@@ -13,6 +13,11 @@
 
 namespace caustica {
 
+// The memory where the backend's passes read and write.
+inline MemorySpace SpaceOf(const Backend& backend) {
+    return backend.IsGpu() ? MemorySpace::Device : MemorySpace::Host;
+}
+
 // Room for n items and an eighth more, for lists that grow a step at a time (a kd-tree build's
 // levels), where doubling left up to half of a large build's memory unused.
 inline size_t WithAnEighthMore(size_t n) { return n + n / 8; }
@@ -22,9 +27,7 @@ class Buffer {
 public:
     Buffer() = default;
     explicit Buffer(MemorySpace space) : space_(space) {}
-    // The memory where the backend's passes read and write.
-    explicit Buffer(const Backend& backend)
-        : space_(backend.IsGpu() ? MemorySpace::Device : MemorySpace::Host) {}
+    explicit Buffer(const Backend& backend) : space_(SpaceOf(backend)) {}
     Buffer(const Backend& backend, size_t size) : Buffer(backend) { Resize(size); }
 
     Buffer(const Buffer&) = delete;

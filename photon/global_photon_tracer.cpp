@@ -60,7 +60,7 @@ struct WriteGlobalPhotonsPass {
 }  // namespace
 
 GlobalPhotonTracer::GlobalPhotonTracer(const Backend& backend)
-    : backend_(backend), offsets_(backend), total_(backend.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(uint32_t)) {}
+    : backend_(backend), offsets_(backend), total_(SpaceOf(backend), sizeof(uint32_t)) {}
 
 void GlobalPhotonTracer::Trace(const SceneView& scene, const EmissionView& emission,
                                const PhotonTraceSettings& settings, Buffer<Photon>& photons, Buffer<Vec3>& normals) {

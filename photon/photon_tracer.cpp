@@ -53,10 +53,7 @@ struct GatherStoredPass {
 }  // namespace
 
 PhotonTracer::PhotonTracer(const Backend& backend)
-    : backend_(backend),
-      slots_(backend),
-      stored_(backend),
-      total_(backend.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(uint32_t)) {}
+    : backend_(backend), slots_(backend), stored_(backend), total_(SpaceOf(backend), sizeof(uint32_t)) {}
 
 void PhotonTracer::Trace(const SceneView& scene, const EmissionView& emission, const PhotonTraceSettings& settings,
                          Buffer<Photon>& photons) {

@@ -114,7 +114,7 @@ struct EyeState {
 
     explicit EyeState(const Backend& b)
         : paths(b), hits(b), more_children(b), next_paths(b), counts(b),
-          totals(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(uint64_t)), tree_offsets(b),
+          totals(SpaceOf(b), sizeof(uint64_t)), tree_offsets(b),
           tree_radiance(b), diffuse(b), end_node(b), first_hit(b), visible(b), caustic_queries(b), knn(b), caustic(b),
           caustic_radius(b), caustic_nearest2(b) {}
 

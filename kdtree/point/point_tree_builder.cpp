@@ -148,20 +148,20 @@ struct GatherPass {
     const uint32_t* original;
     uint32_t n;
     AxisLists axes;
-    bool flat[3];
-    float* coords;   // PointCoords
+    uint32_t listed;  // bit a: axis a has a list (is not flat)
+    float* coords;    // PointCoords
     uint64_t* keys;
-    uint32_t* ids;   // the lists
+    uint32_t* ids;    // the lists
     CA_HD void operator()(int j) const {
         const Vec3 p = input[original[j]];
         for (int a = 0; a < 3; ++a) {
             coords[uint32_t(a) * n + uint32_t(j)] = p[a];
-            if (flat[a]) continue;
+            if (!(listed >> a & 1u)) continue;
             const uint32_t at = axes.of[a] * n + uint32_t(j);
             keys[at] = uint64_t(axes.of[a]) << 32 | FloatKey(p[a]);
             ids[at] = uint32_t(j);
         }
-        if (axes.count == 1 && flat[0] && flat[1] && flat[2]) ids[j] = uint32_t(j);  // one point, one list
+        if (listed == 0) ids[j] = uint32_t(j);  // all points at one place: one list, in any order
     }
 };
 
@@ -458,8 +458,8 @@ struct PointTreeBuilder::Impl {
         : coords(b), box_chunks(b), original(b), final_lists(b), work{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
           axis_keys(b), owner{Buffer<uint32_t>(b), Buffer<uint32_t>(b)},
           local(b), nodes(b), cells(b), active{Buffer<ActiveNode>(b), Buffer<ActiveNode>(b)},
-          counts(b), sizes(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(Aabb)),
-          root_node(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host, sizeof(BuildNode)),
+          counts(b), sizes(SpaceOf(b), sizeof(Aabb)),
+          root_node(SpaceOf(b), sizeof(BuildNode)),
           store(b), store_roots(b), small_roots(b), store_used(b), root_levels(b) {}
     Buffer<float> coords;          // the points in Morton order (PointCoords)
     Buffer<BoxKeys> box_chunks;    // the boxes of the points' chunks, for the root box
@@ -580,17 +580,19 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     RadixSortPairs(b, keys.span().subspan(0, n), m.original.span(), 0, 30);
     const Aabb root_box = m.sizes.Wait<Aabb>();
     const AxisLists axes = AxisListsOf(root_box);
-    const bool flat[3] = {FlatAxis(root_box, 0), FlatAxis(root_box, 1), FlatAxis(root_box, 2)};
-    m.axis_keys.Resize(axes.count * size_t(n), false);
+    uint32_t listed = 0;
+    for (int a = 0; a < 3; ++a) listed |= FlatAxis(root_box, a) ? 0u : 1u << a;
+    const size_t list_items = axes.count * size_t(n);
+    m.axis_keys.Resize(list_items, false);
     ParallelFor(b, "point tree: gather", n,
-                GatherPass{input, m.original.data(), n, axes, {flat[0], flat[1], flat[2]}, m.coords.data(),
-                           m.axis_keys.data(), m.work[0].data()});
+                GatherPass{input, m.original.data(), n, axes, listed, m.coords.data(), m.axis_keys.data(),
+                           m.work[0].data()});
     const PointCoords points{m.coords.data(), n};
     // All lists in one sort of five passes, where a sort a list took four each: at a frame's few
     // hundred thousand photons the launches, not the bytes, take the time (docs/benchmarks.md).
-    if (!(flat[0] && flat[1] && flat[2])) {
+    if (listed != 0) {
         const int list_bits = axes.count > 1 ? int(HighestBit(axes.count - 1)) + 1 : 0;
-        RadixSortPairs(b, m.axis_keys.span(), m.work[0].span().subspan(0, axes.count * size_t(n)), 0, 32 + list_bits);
+        RadixSortPairs(b, m.axis_keys.span(), m.work[0].span().subspan(0, list_items), 0, 32 + list_bits);
     }
     const float radius = prm.radius > 0.0f ? prm.radius : DerivedRadius(root_box, n, prm.expected_k);
 

@@ -1245,7 +1245,7 @@ struct BfsSahBuilder::Impl {
     Impl(const Backend& b, const SahParams& p)
         : backend(b),
           params(p),
-          space(b.IsGpu() ? MemorySpace::Device : MemorySpace::Host),
+          space(SpaceOf(b)),
           stage_area(space),
           root_area(space),
           store_area(space),
@@ -1459,8 +1459,8 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
                     JudgeSplits{level, totals.data(), params.cost_traversal, params.cost_intersection,
                                 !child_entries_bounded});
         if (!child_entries_bounded) {
-            entries[nxt].Reserve(ExclusiveScanTotal(backend, Span<uint32_t>(child_first.data(), slot_count + 1), counts),
-                                 false);
+            const Span<uint32_t> firsts(child_first.data(), slot_count + 1);
+            entries[nxt].Reserve(ExclusiveScanTotal(backend, firsts, counts), false);
             stats.read_backs++;
             level = level_view();  // the stage area's lists may have moved
         }
