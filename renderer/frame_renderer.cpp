@@ -517,10 +517,9 @@ Image FrameRenderer::CurrentImage() const {
     return ImageOfSum(SampleSum(), state_->samples, state_->DisplayScale());
 }
 
-Image ImageOfSum(const Image& sum, uint32_t samples, float display_scale) {
-    Image image = sum;
-    ScaleSumToImage(image, samples, display_scale);
-    return image;
+Image ImageOfSum(Image sum, uint32_t samples, float display_scale) {
+    ScaleSumToImage(sum, samples, display_scale);
+    return sum;
 }
 
 void ScaleSumToImage(Image& sum, uint32_t samples, float display_scale) {

@@ -77,8 +77,9 @@ int DefaultGeometryAheadSms(const Backend& backend);
 float DisplayScale(const RenderSettings& settings);
 // The tone map of the 8-bit images: the settings' (the debug views': none).
 ToneMap DisplayToneMap(const RenderSettings& settings);
-// The image of 'samples' samples whose float sum is 'sum': their mean times display_scale.
-Image ImageOfSum(const Image& sum, uint32_t samples, float display_scale);
+// The image of 'samples' samples whose float sum is 'sum': their mean times display_scale (a sum
+// passed as a temporary is scaled in its own storage).
+Image ImageOfSum(Image sum, uint32_t samples, float display_scale);
 // The same in place, where the sum is not needed after (a writer's frame: no second image to allocate).
 void ScaleSumToImage(Image& sum, uint32_t samples, float display_scale);
 
