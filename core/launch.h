@@ -56,17 +56,26 @@ inline bool KernelsWaitForPrevious(const void* kernel) {
     });
 }
 
+// The highest launch priority of the current device (lower numbers go first).
+inline int HighestLaunchPriority() {
+    return OncePerDevice([] {
+        int lowest = 0, highest = 0;
+        CA_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
+        return highest;
+    });
+}
+
+// Launches kernel on the thread's stream at 'priority'; with may_start_early (and kernels that wait
+// in AfterPreviousKernel) as a programmatic dependent launch.
 template <class... Params, class... Args>
-void Launch(const Backend& backend, const char* name, void (*kernel)(Params...), dim3 grid, dim3 block,
-            size_t shared_bytes, Args&&... args) {
+void LaunchAt(int priority, bool may_start_early, const char* name, void (*kernel)(Params...), dim3 grid, dim3 block,
+              size_t shared_bytes, Args&&... args) {
     cudaLaunchAttribute attributes[2]{};
     attributes[0].id = cudaLaunchAttributePriority;
-    attributes[0].val.priority = backend.LaunchPriority();
-    // A background chain's kernels start as before: their blocks would hold SMs while they wait,
-    // which the critical path's kernels beside them could use.
+    attributes[0].val.priority = priority;
     attributes[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attributes[1].val.programmaticStreamSerializationAllowed =
-        !backend.IsBackground() && KernelsWaitForPrevious(reinterpret_cast<const void*>(kernel)) ? 1 : 0;
+        may_start_early && KernelsWaitForPrevious(reinterpret_cast<const void*>(kernel)) ? 1 : 0;
     cudaLaunchConfig_t config{};
     config.gridDim = grid;
     config.blockDim = block;
@@ -77,6 +86,15 @@ void Launch(const Backend& backend, const char* name, void (*kernel)(Params...),
     // A refused launch is reported by CheckLaunch, which names the pass.
     (void)cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
     CheckLaunch(name);
+}
+
+// A pass of 'backend': at its priority; a background chain's kernels start as before, as their
+// blocks would hold SMs while they wait, which the critical path's kernels beside them could use.
+template <class... Params, class... Args>
+void Launch(const Backend& backend, const char* name, void (*kernel)(Params...), dim3 grid, dim3 block,
+            size_t shared_bytes, Args&&... args) {
+    LaunchAt(backend.LaunchPriority(), !backend.IsBackground(), name, kernel, grid, block, shared_bytes,
+             std::forward<Args>(args)...);
 }
 
 }  // namespace caustica::detail

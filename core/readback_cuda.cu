@@ -1,9 +1,13 @@
 // The GPU side of Readback (core/readback.h): one block copies the bytes into page-locked host
 // memory the GPU writes through (mapped), then raises the copy's number there, so the host sees
-// the bytes as soon as they are written rather than after a copy engine's copy and an event.
+// the bytes as soon as they are written rather than after a copy engine's copy and an event. The
+// kernel goes at the device's highest priority and may start early (core/launch.h): it is one
+// block that a waiting host needs, where at the stream's own priority it waited behind the blocks
+// of other streams' passes (docs/benchmarks.md, the photon chain's waits).
 #include <cstdint>
 
 #include "core/cuda_check.h"
+#include "core/launch.h"
 #include "core/readback_cuda.h"
 
 namespace caustica::gpu {
@@ -12,6 +16,7 @@ namespace {
 constexpr int kCopyThreads = 256;
 
 __global__ void CopyToHostKernel(uint8_t* dst, const uint8_t* src, size_t bytes, uint32_t* number, uint32_t copy) {
+    detail::AfterPreviousKernel();
     const bool words = bytes % 4 == 0 && reinterpret_cast<uintptr_t>(dst) % 4 == 0 &&
                        reinterpret_cast<uintptr_t>(src) % 4 == 0;
     if (words) {
@@ -28,9 +33,8 @@ __global__ void CopyToHostKernel(uint8_t* dst, const uint8_t* src, size_t bytes,
 }  // namespace
 
 void CopyToHost(void* dst, const void* src, size_t bytes, uint32_t* number, uint32_t copy) {
-    CopyToHostKernel<<<1, kCopyThreads, 0, ThreadCudaStream()>>>(static_cast<uint8_t*>(dst),
-                                                                 static_cast<const uint8_t*>(src), bytes, number, copy);
-    CA_CUDA_CHECK(cudaGetLastError());
+    detail::LaunchAt(detail::HighestLaunchPriority(), true, "read-back", CopyToHostKernel, 1, kCopyThreads, 0,
+                     static_cast<uint8_t*>(dst), static_cast<const uint8_t*>(src), bytes, number, copy);
 }
 
 }  // namespace caustica::gpu
