@@ -66,6 +66,16 @@ void RadixSortPairs(const Backend& backend, Span<K> keys, Span<uint32_t> values,
     CA_DISPATCH(backend, RadixSortPairs(backend, keys, values, begin_bit, end_bit));
 }
 
+template <class K>
+Span<uint32_t> SortValuesByKey(const Backend& backend, Span<K> keys, Span<uint32_t> values, Span<uint32_t> values_alt,
+                               int begin_bit, int end_bit) {
+    CA_CHECK_EQ(keys.size(), values.size());
+    CA_CHECK_LE(values.size(), values_alt.size());
+    CA_CHECK(0 <= begin_bit && begin_bit <= end_bit && end_bit <= int(sizeof(K) * 8));
+    if (keys.size() < 2 || begin_bit == end_bit) return values;
+    CA_DISPATCH(backend, SortValuesByKey(backend, keys, values, values_alt.subspan(0, values.size()), begin_bit, end_bit));
+}
+
 template <class T>
 void SegmentedReduce(const Backend& backend, Span<const T> in, Span<const uint32_t> offsets, Span<T> out,
                      ReduceOp op) {
@@ -84,7 +94,9 @@ void SegmentedReduce(const Backend& backend, Span<const T> in, Span<const uint32
 CA_FOR_EACH_PRIMITIVE_TYPE(CA_INSTANTIATE)
 #undef CA_INSTANTIATE
 
-#define CA_INSTANTIATE(K) template void RadixSortPairs<K>(const Backend&, Span<K>, Span<uint32_t>, int, int);
+#define CA_INSTANTIATE(K)                                                              \
+    template void RadixSortPairs<K>(const Backend&, Span<K>, Span<uint32_t>, int, int); \
+    template Span<uint32_t> SortValuesByKey<K>(const Backend&, Span<K>, Span<uint32_t>, Span<uint32_t>, int, int);
 CA_FOR_EACH_SORT_KEY(CA_INSTANTIATE)
 #undef CA_INSTANTIATE
 

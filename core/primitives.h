@@ -44,6 +44,14 @@ template <class K>
 void RadixSortPairs(const Backend& backend, Span<K> keys, Span<uint32_t> values, int begin_bit = 0,
                     int end_bit = int(sizeof(K) * 8));
 
+// RadixSortPairs where only the values are wanted in key order: they end in values or in values_alt
+// (at least as long; overwritten), whichever the sort's last pass wrote, and the span holding them
+// is returned; the keys are left in any order. On the GPU an odd number of passes ends in the other
+// buffers, which RadixSortPairs copies back.
+template <class K>
+Span<uint32_t> SortValuesByKey(const Backend& backend, Span<K> keys, Span<uint32_t> values, Span<uint32_t> values_alt,
+                               int begin_bit = 0, int end_bit = int(sizeof(K) * 8));
+
 // out[s] = op over in[offsets[s] .. offsets[s + 1]) for each of the offsets.size() - 1 segments;
 // the identity for an empty segment.
 template <class T>

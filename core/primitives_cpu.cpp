@@ -149,6 +149,14 @@ void RadixSortPairs(const Backend& backend, Span<K> keys, Span<uint32_t> values,
     }
 }
 
+// Sorted in place: the copy back is a small part of a CPU sort.
+template <class K>
+Span<uint32_t> SortValuesByKey(const Backend& backend, Span<K> keys, Span<uint32_t> values, Span<uint32_t>,
+                               int begin_bit, int end_bit) {
+    cpu::RadixSortPairs(backend, keys, values, begin_bit, end_bit);
+    return values;
+}
+
 template <class T>
 void SegmentedReduce(const Backend&, Span<const T> in, Span<const uint32_t> offsets, Span<T> out, ReduceOp op) {
     tbb::parallel_for(size_t(0), offsets.size() - 1, [&](size_t s) {

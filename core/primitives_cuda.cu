@@ -9,6 +9,8 @@
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cub/device/device_select.cuh>
 
+#include <utility>
+
 #include "core/cuda_check.h"
 #include "core/launch.h"
 #include "core/memory.h"
@@ -105,26 +107,48 @@ size_t Compact(const Backend& backend, Span<const T> in, Span<const uint8_t> fla
     return size_t(ValueFromDevice<int64_t>(count_on_device));
 }
 
+namespace {
+
+// CUB's sort of the pairs between two buffers each, the keys' second from scratch and the values'
+// values_alt (from scratch too where null); returns the buffers its last pass wrote.
 template <class K>
-void RadixSortPairs(const Backend& backend, Span<K> keys, Span<uint32_t> values, int begin_bit, int end_bit) {
+std::pair<K*, uint32_t*> SortPairsBetween(const Backend& backend, Span<K> keys, Span<uint32_t> values,
+                                          uint32_t* values_alt, int begin_bit, int end_bit) {
     const size_t n = keys.size();
-    const size_t alt_bytes = ScratchCarver::Round(n * sizeof(K)) + ScratchCarver::Round(n * sizeof(uint32_t));
+    const size_t alt_bytes =
+        ScratchCarver::Round(n * sizeof(K)) + (values_alt ? 0 : ScratchCarver::Round(n * sizeof(uint32_t)));
     cub::DoubleBuffer<K> k(keys.data(), nullptr);
-    cub::DoubleBuffer<uint32_t> v(values.data(), nullptr);
+    cub::DoubleBuffer<uint32_t> v(values.data(), values_alt);
     RunCub(backend, alt_bytes, [&](void* own, void* temp, size_t& bytes, cudaStream_t stream) {
         if (own) {
             ScratchCarver carve(own);
             k.d_buffers[1] = carve.Take<K>(n);
-            v.d_buffers[1] = carve.Take<uint32_t>(n);
+            if (!values_alt) v.d_buffers[1] = carve.Take<uint32_t>(n);
         }
         return cub::DeviceRadixSort::SortPairs(temp, bytes, k, v, int64_t(n), begin_bit, end_bit, stream);
     });
-    if (k.Current() != keys.data()) {
+    return {k.Current(), v.Current()};
+}
+
+}  // namespace
+
+template <class K>
+void RadixSortPairs(const Backend& backend, Span<K> keys, Span<uint32_t> values, int begin_bit, int end_bit) {
+    const auto [sorted_keys, sorted_values] = SortPairsBetween(backend, keys, values, nullptr, begin_bit, end_bit);
+    if (sorted_keys != keys.data()) {
+        const size_t n = keys.size();
         const cudaStream_t stream = ThreadCudaStream();
-        CA_CUDA_CHECK(cudaMemcpyAsync(keys.data(), k.Current(), n * sizeof(K), cudaMemcpyDeviceToDevice, stream));
+        CA_CUDA_CHECK(cudaMemcpyAsync(keys.data(), sorted_keys, n * sizeof(K), cudaMemcpyDeviceToDevice, stream));
         CA_CUDA_CHECK(
-            cudaMemcpyAsync(values.data(), v.Current(), n * sizeof(uint32_t), cudaMemcpyDeviceToDevice, stream));
+            cudaMemcpyAsync(values.data(), sorted_values, n * sizeof(uint32_t), cudaMemcpyDeviceToDevice, stream));
     }
+}
+
+template <class K>
+Span<uint32_t> SortValuesByKey(const Backend& backend, Span<K> keys, Span<uint32_t> values, Span<uint32_t> values_alt,
+                               int begin_bit, int end_bit) {
+    const uint32_t* sorted = SortPairsBetween(backend, keys, values, values_alt.data(), begin_bit, end_bit).second;
+    return sorted == values.data() ? values : values_alt;
 }
 
 template <class T>

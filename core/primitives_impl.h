@@ -29,6 +29,8 @@ private:
     template <class T> size_t Compact(const Backend&, Span<const T> in, Span<const uint8_t> flags, Span<T> out); \
     template <class K> void RadixSortPairs(const Backend&, Span<K> keys, Span<uint32_t> values, int begin_bit,  \
                                            int end_bit);                                                       \
+    template <class K> Span<uint32_t> SortValuesByKey(const Backend&, Span<K> keys, Span<uint32_t> values,      \
+                                                      Span<uint32_t> values_alt, int begin_bit, int end_bit);   \
     template <class T> void SegmentedReduce(const Backend&, Span<const T> in, Span<const uint32_t> offsets,     \
                                             Span<T> out, ReduceOp op);
 
@@ -52,8 +54,9 @@ CA_DECLARE_PRIMITIVE_IMPLEMENTATION
     template T Reduce<T>(const Backend&, Span<const T>, ReduceOp);                            \
     template size_t Compact<T>(const Backend&, Span<const T>, Span<const uint8_t>, Span<T>);   \
     template void SegmentedReduce<T>(const Backend&, Span<const T>, Span<const uint32_t>, Span<T>, ReduceOp);
-#define CA_INSTANTIATE_SORT_FOR_KEY(K) \
-    template void RadixSortPairs<K>(const Backend&, Span<K>, Span<uint32_t>, int, int);
+#define CA_INSTANTIATE_SORT_FOR_KEY(K)                                                  \
+    template void RadixSortPairs<K>(const Backend&, Span<K>, Span<uint32_t>, int, int); \
+    template Span<uint32_t> SortValuesByKey<K>(const Backend&, Span<K>, Span<uint32_t>, Span<uint32_t>, int, int);
 #define CA_INSTANTIATE_PRIMITIVE_IMPLEMENTATION                   \
     CA_FOR_EACH_PRIMITIVE_TYPE(CA_INSTANTIATE_PRIMITIVE_FOR_TYPE) \
     CA_FOR_EACH_SORT_KEY(CA_INSTANTIATE_SORT_FOR_KEY)

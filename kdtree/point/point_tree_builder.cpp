@@ -590,9 +590,13 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     const PointCoords points{m.coords.data(), n};
     // All lists in one sort of five passes, where a sort a list took four each: at a frame's few
     // hundred thousand photons the launches, not the bytes, take the time (docs/benchmarks.md).
+    // Its last pass may write the other working lists (free again after the Morton sort); they
+    // then swap places rather than copy.
     if (listed != 0) {
         const int list_bits = axes.count > 1 ? int(HighestBit(axes.count - 1)) + 1 : 0;
-        RadixSortPairs(b, m.axis_keys.span(), m.work[0].span().subspan(0, list_items), 0, 32 + list_bits);
+        const Span<uint32_t> sorted = SortValuesByKey(b, m.axis_keys.span(), m.work[0].span().subspan(0, list_items),
+                                                      m.work[1].span(), 0, 32 + list_bits);
+        if (sorted.data() != m.work[0].data()) std::swap(m.work[0], m.work[1]);
     }
     const float radius = prm.radius > 0.0f ? prm.radius : DerivedRadius(root_box, n, prm.expected_k);
 

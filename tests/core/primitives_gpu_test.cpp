@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/buffer.h"
+#include "core/memory.h"
 #include "core/primitives.h"
 #include "core/readback.h"
 #include "tests/core/primitive_reference.h"
@@ -118,6 +119,31 @@ TEST_P(PrimitivesGpu, RadixSortPairsEqualsCpu) {
     RadixSortPairs<uint64_t>(gpu, dkeys64.span(), dvalues.span(), 0, 48);
     EXPECT_EQ(dkeys64.Download(), keys64);
     EXPECT_EQ(dvalues.Download(), values);
+}
+
+// The values in key order wherever the GPU's last pass left them, as the CPU's: 33 bits of 64-bit
+// keys (five passes of CUB's eight bits, so the other buffer) and 32 bits of 32-bit keys (four).
+TEST_P(PrimitivesGpu, SortValuesByKeyEqualsCpu) {
+    CA_REQUIRE_GPU(gpu);
+    const size_t n = GetParam();
+    const auto expect_as_cpu = [&](auto keys, int end_bit) {
+        using K = typename decltype(keys)::value_type;
+        std::vector<uint32_t> values(n), alt(n + 1);
+        std::iota(values.begin(), values.end(), 0u);
+        auto dkeys = OnDevice(gpu, keys);
+        auto dvalues = OnDevice(gpu, values);
+        auto dalt = OnDevice(gpu, alt);
+        const Span<uint32_t> expected = SortValuesByKey<K>(cpu, Span<K>(keys), Span<uint32_t>(values),
+                                                           Span<uint32_t>(alt), 0, end_bit);
+        const Span<uint32_t> sorted = SortValuesByKey<K>(gpu, dkeys.span(), dvalues.span(), dalt.span(), 0, end_bit);
+        ASSERT_EQ(sorted.size(), n);
+        EXPECT_TRUE(sorted.data() == dvalues.data() || sorted.data() == dalt.data());
+        std::vector<uint32_t> got(n);
+        CopyBytes(got.data(), MemorySpace::Host, sorted.data(), MemorySpace::Device, n * sizeof(uint32_t));
+        EXPECT_EQ(got, std::vector<uint32_t>(expected.begin(), expected.end()));
+    };
+    expect_as_cpu(RandomValues<uint64_t>(n, 31, 0, (uint64_t(1) << 33) - 1), 33);
+    expect_as_cpu(RandomValues<uint32_t>(n, 32, 0, ~0u), 32);
 }
 
 TEST_P(PrimitivesGpu, SegmentedReduceEqualsCpu) {

@@ -118,6 +118,18 @@ TEST_P(PrimitivesCpu, RadixSortPairsOnABitRange) {
     EXPECT_EQ(values, ref.second);
 }
 
+TEST_P(PrimitivesCpu, SortValuesByKeyGivesTheValuesInKeyOrder) {
+    const size_t n = GetParam();
+    auto keys = RandomValues<uint64_t>(n, 13, 0, (uint64_t(1) << 33) - 1);
+    std::vector<uint32_t> values(n), alt(n);
+    std::iota(values.begin(), values.end(), 0u);
+    const auto ref = testing::ReferenceSortPairs(keys, values);
+    const Span<uint32_t> sorted =
+        SortValuesByKey<uint64_t>(backend, Span<uint64_t>(keys), Span<uint32_t>(values), Span<uint32_t>(alt), 0, 33);
+    ASSERT_EQ(sorted.size(), n);
+    EXPECT_EQ(std::vector<uint32_t>(sorted.begin(), sorted.end()), ref.second);
+}
+
 TEST_P(PrimitivesCpu, SegmentedReduceMatchesLoop) {
     const size_t n = GetParam();
     auto in = RandomValues<float>(n, 11, -10.0f, 10.0f);
