@@ -55,18 +55,36 @@ Readback::~Readback() {
 }
 
 void Readback::Start(const void* src, size_t bytes) {
-    CA_CHECK_MSG(bytes <= capacity_, "read-back of ", bytes, " bytes into room for ", capacity_);
     if (space_ == MemorySpace::Host) {
-        std::memcpy(host_, src, bytes);
+        std::memcpy(NextTarget(bytes).bytes, src, bytes);
         return;
     }
 #if CAUSTICA_WITH_CUDA
-    ++copies_;
+    const ReadbackTarget target = NextTarget(bytes);
     const bool by_copy_engine = bytes > kKernelCopyBytes;
     if (by_copy_engine) CA_CUDA_CHECK(cudaMemcpyAsync(host_, src, bytes, cudaMemcpyDeviceToHost, ThreadCudaStream()));
-    gpu::CopyToHost(device_view_, src, by_copy_engine ? 0 : bytes,
-                    reinterpret_cast<uint32_t*>(static_cast<char*>(device_view_) + NumberOffset(capacity_)), copies_);
-    CA_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(event_), ThreadCudaStream()));
+    gpu::CopyToHost(target.bytes, src, by_copy_engine ? 0 : bytes, target.number, target.copy);
+    PassQueued();
+#endif
+}
+
+ReadbackTarget Readback::NextTarget(size_t bytes) {
+    CA_CHECK_MSG(bytes <= capacity_, "read-back of ", bytes, " bytes into room for ", capacity_);
+#if CAUSTICA_WITH_CUDA
+    if (space_ == MemorySpace::Device) {
+        ++copies_;
+        return ReadbackTarget{device_view_,
+                              reinterpret_cast<uint32_t*>(static_cast<char*>(device_view_) + NumberOffset(capacity_)),
+                              copies_};
+    }
+#endif
+    return ReadbackTarget{host_, nullptr, 0};
+}
+
+void Readback::PassQueued() {
+#if CAUSTICA_WITH_CUDA
+    if (space_ == MemorySpace::Device)
+        CA_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(event_), ThreadCudaStream()));
 #endif
 }
 

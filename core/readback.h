@@ -7,8 +7,9 @@
 // (mapped), which Wait watches: the host sees them as they land, where a copy engine's copy started
 // about 5 us after the kernel before it and an event's wait returned about 4 us after the copy
 // (docs/benchmarks.md, what the GPU waits for). The few bytes of a count are copied by that kernel
-// too; more (an image) by a copy engine, which crosses the bus at its full speed. On the CPU
-// backend Start copies at once. One copy at a time.
+// too; more (an image) by a copy engine, which crosses the bus at its full speed. A one-block
+// pass that computes the bytes may write them itself instead (StartFromPass), which saves the
+// copy kernel's launch after it. On the CPU backend Start copies at once. One copy at a time.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +17,7 @@
 #include <cstring>
 
 #include "core/memory.h"
+#include "core/readback_target.h"
 
 namespace caustica {
 
@@ -30,6 +32,13 @@ public:
     size_t capacity() const { return capacity_; }
 
     void Start(const void* src, size_t bytes);
+    // Start for a pass that writes the bytes itself: queue(target) queues that pass, which writes
+    // 'bytes' bytes through target (ReadbackTarget::Write) from one thread.
+    template <class Queue>
+    void StartFromPass(size_t bytes, const Queue& queue) {
+        queue(NextTarget(bytes));
+        PassQueued();
+    }
     // The bytes of the last Start (waits for them and reports GPU errors).
     const void* Wait();
 
@@ -41,6 +50,9 @@ public:
     }
 
 private:
+    ReadbackTarget NextTarget(size_t bytes);
+    void PassQueued();
+
     MemorySpace space_;
     size_t capacity_;
     void* host_ = nullptr;         // the bytes; on the GPU page-locked and mapped

@@ -277,8 +277,9 @@ struct EmitChildrenPass {
 };
 
 // A level of at most kSmallLevelNodes active nodes in one launch, one block: the decisions (a warp
-// each), the offsets scan and the children, where three launches would each wait for the one
-// before (the first levels of every build have a few nodes each).
+// each), the offsets scan, the children and the scan's total to the host, where three launches
+// and a copy would each wait for the one before (the first levels of every build have a few nodes
+// each).
 constexpr uint32_t kSmallLevelNodes = 32;
 
 struct SmallLevelPass {
@@ -286,6 +287,7 @@ struct SmallLevelPass {
     using Scratch = NoScratch;
     DecideLargePass decide;
     EmitChildrenPass children;
+    ReadbackTarget total;
     template <class Block>
     CA_HD void Run(const Block& block, NoScratch& none, uint32_t) const {
         const uint32_t active = decide.active_count;
@@ -293,6 +295,7 @@ struct SmallLevelPass {
         block.Sync();
         ExclusiveScanInRounds(block, decide.counts, decide.counts, active + 1);
         block.Sync();
+        if (block.Lane() == 0) total.Write(decide.counts[active]);
         for (uint32_t i = block.Lane(); i < active; i += Block::kCount) children(int(i));
     }
 };
@@ -624,8 +627,9 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
         const EmitChildrenPass children{m.counts.data(), node_count, medium_max, m.nodes.data(), m.cells.data(), act,
                                         m.active[1 - cur].data()};
         if (active_count <= kSmallLevelNodes) {
-            ParallelForBlocks(b, "point tree: small level", 1, SmallLevelPass{decide, children});
-            m.sizes.Start(total, sizeof(uint64_t));
+            m.sizes.StartFromPass(sizeof(uint64_t), [&](const ReadbackTarget& to_host) {
+                ParallelForBlocks(b, "point tree: small level", 1, SmallLevelPass{decide, children, to_host});
+            });
         } else {
             ParallelForLanes(b, "point tree: decide large", active_count + 1, decide);
             ExclusiveScan(b, Span<const uint64_t>(m.counts.span()), m.counts.span());

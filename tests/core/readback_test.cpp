@@ -1,5 +1,5 @@
-// Readback on the CPU backend: the bytes of the last Start, and a copy larger than the room
-// asked for is refused.
+// Readback on the CPU backend: the bytes of the last Start or of the pass that wrote them itself,
+// and a copy larger than the room asked for is refused.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -19,10 +19,19 @@ TEST(Readback, ReturnsTheBytesOfTheLastStart) {
     EXPECT_EQ(readback.Wait<uint64_t>(), second);
 }
 
+TEST(Readback, ReturnsTheBytesAPassWroteItself) {
+    Readback readback(MemorySpace::Host, sizeof(uint64_t));
+    for (const uint64_t value : {uint64_t(0x0123456789abcdefull), uint64_t(42)}) {
+        readback.StartFromPass(sizeof(uint64_t), [value](const ReadbackTarget& to_host) { to_host.Write(value); });
+        EXPECT_EQ(readback.Wait<uint64_t>(), value);
+    }
+}
+
 TEST(Readback, RefusesMoreBytesThanItsRoom) {
     Readback readback(MemorySpace::Host, sizeof(uint32_t));
     const uint64_t value = 7;
     EXPECT_THROW(readback.Start(&value, sizeof(value)), RuntimeError);
+    EXPECT_THROW(readback.StartFromPass(sizeof(value), [](const ReadbackTarget&) {}), RuntimeError);
 }
 
 }  // namespace
