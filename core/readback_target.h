@@ -10,19 +10,32 @@
 
 namespace caustica {
 
+// A default target is no read-back: Write does nothing, so a pass that sometimes reports to the
+// host takes one either way.
 struct ReadbackTarget {
     void* bytes = nullptr;
     uint32_t* number = nullptr;  // null on the CPU
     uint32_t copy = 0;
 
-    // From one thread, once the value is final.
+    CA_HD explicit operator bool() const { return bytes != nullptr; }
+    // Where the bytes go, for a pass that writes them bit by bit (then Done, from the same thread).
     template <class T>
-    CA_HD void Write(const T& value) const {
-        *static_cast<T*>(bytes) = value;
+    CA_HD T* Place() const {
+        return static_cast<T*>(bytes);
+    }
+    // The bytes are written (by this thread): the host may read them.
+    CA_HD void Done() const {
 #if CA_DEVICE_CODE
         __threadfence_system();  // the bytes reach the host before the number does
         *reinterpret_cast<volatile uint32_t*>(number) = copy;
 #endif
+    }
+    // From one thread, once the value is final.
+    template <class T>
+    CA_HD void Write(const T& value) const {
+        if (!bytes) return;
+        *Place<T>() = value;
+        Done();
     }
 };
 

@@ -396,11 +396,13 @@ struct LargeLevelTotals {
     uint32_t last;
     const uint32_t *active, *active_scan, *small, *small_scan, *active_count, *active_count_scan, *small_count,
         *small_count_scan;
+    ReadbackTarget to_host;  // the totals, for the host
     CA_HD void operator()(int) const {
         totals->next_nodes = active_scan[last] + active[last];
         totals->new_small_roots = small_scan[last] + small[last];
         totals->new_small_entries = small_count_scan[last] + small_count[last];
         totals->next_entries = active_count_scan[last] + active_count[last];
+        to_host.Write(*totals);
     }
 };
 
@@ -445,6 +447,7 @@ struct LargeChildrenPass {
     LevelTotals* totals;
     uint32_t chunk_size;
     uint32_t copy_max;             // the most new small-root entries the block copies
+    ReadbackTarget to_host = {};   // the totals, for the host, as soon as they are known
     template <class Block>
     CA_HD void Run(const Block& block, NoScratch&, uint32_t) const {
         const uint32_t slot_count = children.slot_count;
@@ -459,6 +462,7 @@ struct LargeChildrenPass {
             totals->new_small_roots = sums[1];
             totals->next_entries = sums[2];
             totals->new_small_entries = sums[3];
+            to_host.Write(*totals);
         }
         block.Sync();
         if (sums[3] <= copy_max) {
@@ -555,7 +559,7 @@ struct LargeLevelsPass {
     uint32_t* item_scan;  // the prefix list of a level's entries' sides (room.items)
     LevelTotals* totals;
     LargeRunState start;  // the host's loop variables, with the counts of the run at zero
-    LargeRun* run;        // the run's end
+    ReadbackTarget run;   // the run's end (a LargeRun), which lane 0 writes to the host as it goes
     LargeRunRoom room;
     SahParams params;
 
@@ -669,9 +673,12 @@ struct LargeLevelsPass {
                 .Run(block, none, 0);
             block.Sync();
             s.Advance(*totals, true, false);
-            if (block.Lane() == 0) run->level_ends[s.levels - 1] = s.rec_count;
+            if (block.Lane() == 0) run.Place<LargeRun>()->level_ends[s.levels - 1] = s.rec_count;
         }
-        if (block.Lane() == 0) run->state = s;
+        if (block.Lane() == 0) {
+            run.Place<LargeRun>()->state = s;
+            run.Done();
+        }
     }
 };
 
@@ -795,7 +802,11 @@ struct SmallLevelTotals {
     LevelTotals* totals;
     const uint32_t *split, *split_scan;
     uint32_t last;
-    CA_HD void operator()(int) const { totals->next_nodes = 2 * (split_scan[last] + split[last]); }
+    ReadbackTarget to_host;  // the totals, for the host
+    CA_HD void operator()(int) const {
+        totals->next_nodes = 2 * (split_scan[last] + split[last]);
+        to_host.Write(*totals);
+    }
 };
 
 // The rest of a small level in one block: the scan of its split flags, the children and the next
@@ -891,6 +902,7 @@ struct SmallLevelsPass {
     SmallRun* run;        // the run's end
     SmallRunRoom room;
     uint32_t node_limit;
+    ReadbackTarget to_host = {};  // the run's end for the host (a SmallRun), from the run's last launch
 
     template <class Block>
     CA_HD void Run(const Block& block, NoScratch& none, uint32_t) const {
@@ -902,7 +914,13 @@ struct SmallLevelsPass {
             block.Sync();
             lists.Children(block, s, run);
         }
-        if (block.Lane() == 0) run->state = s;
+        if (block.Lane() != 0) return;
+        run->state = s;
+        if (!to_host) return;
+        SmallRun* const host = to_host.Place<SmallRun>();
+        host->state = s;
+        for (uint32_t l = 0; l < s.levels; ++l) host->level_ends[l] = run->level_ends[l];
+        to_host.Done();
     }
 };
 
@@ -981,12 +999,14 @@ struct UpPass {
 struct TreeTotals {
     RecordsView records;
     LevelTotals* totals;
+    ReadbackTarget to_host;  // the totals, for the host
     CA_HD void operator()(int) const {
         totals->tree_nodes = records.size[0];
         totals->tree_items = records.items[0];
         totals->tree_depth = int32_t(records.Depth(0));
         records.address[0] = 0;
         records.offset[0] = 0;  // after the items, whose column this is
+        to_host.Write(*totals);
     }
 };
 
@@ -1234,8 +1254,7 @@ struct BfsSahBuilder::Impl {
     SmallRootBuffers roots;
     Buffer<uint32_t> child_count, child_first, leaf_store;
     Buffer<uint32_t> item_scan;   // LargeLevelsPass's prefix lists
-    Buffer<LargeRun> large_run;   // LargeLevelsPass's state
-    Buffer<SmallRun> small_run;   // SmallLevelsPass's state
+    Buffer<SmallRun> small_run;   // SmallLevelsPass's state, which the queued small levels take
     std::vector<Buffer<uint32_t>> slots;  // active, small, active_count, small_count and their scans
     std::vector<Buffer<uint32_t>> child_keys;  // six per child slot (LargeLevelView::child_key)
     Buffer<LevelTotals> totals;
@@ -1255,28 +1274,26 @@ struct BfsSahBuilder::Impl {
           child_first(space),
           leaf_store(space),
           item_scan(space),
-          large_run(space),
           small_run(space),
           slots(MakeBuffers<uint32_t>(space, 8)),
           child_keys(MakeBuffers<uint32_t>(space, 6)),
           totals(space),
           counts(space, std::max({sizeof(LevelTotals), sizeof(LargeRun), sizeof(SmallRun)})) {
         totals.Resize(1);
-        large_run.Resize(1);
         small_run.Resize(1);
         level_bounds.reserve(2 * size_t(p.max_depth) + 5);  // an entry per level of either stage
         root_area.BeginStage({&root_nodes});
         store_area.BeginStage({&roots.store});
     }
 
-    // An item of the backend's memory, which the host waits for (stats.read_backs).
-    template <class T>
-    T ReadBack(const T* from) {
-        counts.Start(from, sizeof(T));
+    // A T that the pass queue(target) queues writes to the host itself (ReadbackTarget), where a
+    // copy kernel after it would cost a launch; the host waits for it (stats.read_backs).
+    template <class T, class Queue>
+    T ReadBack(const Queue& queue) {
+        counts.StartFromPass(sizeof(T), queue);
         stats.read_backs++;
         return counts.Wait<T>();
     }
-    LevelTotals ReadTotals() { return ReadBack(totals.data()); }
 
     void Build(Span<const Triangle> triangles, SahTree& out);
     size_t WorkBytes() const {
@@ -1358,12 +1375,14 @@ bool BfsSahBuilder::Impl::RunLargeLevels(const Triangle* triangles, uint32_t n, 
                          item_scan.data(),
                          totals.data(),
                          start,
-                         large_run.data(),
+                         {},
                          room,
                          params};
     for (int k = 0; k < 8; ++k) pass.slots[k] = slots[k].data();
-    ParallelForBlocks(backend, "kdtree large levels", 1, pass);
-    const LargeRun run = ReadBack(large_run.data());
+    const LargeRun run = ReadBack<LargeRun>([&](const ReadbackTarget& to_host) {
+        pass.run = to_host;
+        ParallelForBlocks(backend, "kdtree large levels", 1, pass);
+    });
     const LargeRunState& end = run.state;
     CA_CHECK_MSG(end.levels >= 1, "a run of large levels ran none");
     stats.large_levels += int(end.levels);
@@ -1473,20 +1492,22 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         const EmitLargeChildren children{level, large[nxt].View(), roots.View(), root_nodes.View(), threshold, slot_count,
                                          u[0], u[4], u[5], u[7], rec_count, s_roots, s_entries, params.cost_traversal,
                                          params.cost_intersection};
-        if (in_one_block) {
-            ParallelForBlocks(backend, "kdtree large children", 1,
-                              LargeChildrenPass{flags, children, copy, {u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7]},
-                                                totals.data(), chunk, kSmallRootEntriesInOneBlockMax});
-        } else {
+        const LevelTotals t = ReadBack<LevelTotals>([&](const ReadbackTarget& to_host) {
+            if (in_one_block) {
+                ParallelForBlocks(backend, "kdtree large children", 1,
+                                  LargeChildrenPass{flags, children, copy, {u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7]},
+                                                    totals.data(), chunk, kSmallRootEntriesInOneBlockMax, to_host});
+                return;
+            }
             ParallelFor(backend, "kdtree flag children", slot_count, flags);
             for (int k = 0; k < 4; ++k)
                 ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(u[k], slot_count),
                                         Span<uint32_t>(u[4 + k], slot_count));
             ParallelFor(backend, "kdtree emit children", slot_count, children);
             ParallelFor(backend, "kdtree level totals", 1,
-                        LargeLevelTotals{totals.data(), slot_count - 1, u[0], u[4], u[1], u[5], u[2], u[6], u[3], u[7]});
-        }
-        const LevelTotals t = ReadTotals();
+                        LargeLevelTotals{totals.data(), slot_count - 1, u[0], u[4], u[1], u[5], u[2], u[6], u[3], u[7],
+                                         to_host});
+        });
         if (!in_one_block || t.new_small_entries > kSmallRootEntriesInOneBlockMax) {
             roots.store.Reserve(size_t(s_entries) + t.new_small_entries, true);
             ParallelFor(backend, "kdtree copy small-root entries", t.new_small_entries,
@@ -1543,9 +1564,11 @@ void BfsSahBuilder::Impl::SmallStage(const Triangle* triangles, uint32_t root_co
                                     Span<uint32_t>(nodes.split_scan, active));
             ParallelFor(backend, "kdtree emit small children", active,
                         EmitSmallChildren{nodes, lists.nodes[nxt], lists.records, lists.child_masks, rec_count});
-            ParallelFor(backend, "kdtree small level totals", 1,
-                        SmallLevelTotals{totals.data(), nodes.split, nodes.split_scan, active - 1});
-            const uint32_t next = ReadTotals().next_nodes;
+            const uint32_t next = ReadBack<LevelTotals>([&](const ReadbackTarget& to_host) {
+                                      ParallelFor(backend, "kdtree small level totals", 1,
+                                                  SmallLevelTotals{totals.data(), nodes.split, nodes.split_scan,
+                                                                   active - 1, to_host});
+                                  }).next_nodes;
             s.Advance(next);
             if (next > 0) level_bounds.push_back(s.rec_count);
         }
@@ -1598,10 +1621,12 @@ bool BfsSahBuilder::Impl::RunSmallLevels(const Triangle* triangles, SmallRunStat
         return false;
     const SmallLevelLists lists = SmallLists(triangles);
     SmallRun* const run_state = small_run.data();
-    // The first launch writes the run's state, which the others take.
-    ParallelForBlocks(backend, "kdtree small levels", 1,
-                      SmallLevelsPass{lists, start, false, run_state, room, block_limit});
-    if (queue) {
+    // The first launch writes the run's state, which the others take; the last sends it to the host.
+    const SmallRun run = ReadBack<SmallRun>([&](const ReadbackTarget& to_host) {
+        ParallelForBlocks(backend, "kdtree small levels", 1,
+                          SmallLevelsPass{lists, start, false, run_state, room, block_limit,
+                                          queue ? ReadbackTarget{} : to_host});
+        if (!queue) return;
         for (uint32_t l = 0; l < kQueuedSmallLevels; ++l) {
             ParallelForLanes(backend, "kdtree queued small split", queued_nodes,
                              QueuedSmallSplit{lists, run_state, room, block_limit, queued_nodes});
@@ -1609,9 +1634,8 @@ bool BfsSahBuilder::Impl::RunSmallLevels(const Triangle* triangles, SmallRunStat
                               QueuedSmallChildren{lists, run_state, room, block_limit, queued_nodes});
         }
         ParallelForBlocks(backend, "kdtree small levels", 1,
-                          SmallLevelsPass{lists, start, true, run_state, room, block_limit});
-    }
-    const SmallRun run = ReadBack(small_run.data());
+                          SmallLevelsPass{lists, start, true, run_state, room, block_limit, to_host});
+    });
     const SmallRunState& end = run.state;
     CA_CHECK_MSG(end.levels >= 1, "a run of small levels ran none");
     stats.small_levels += int(end.levels);
@@ -1629,8 +1653,9 @@ void BfsSahBuilder::Impl::Output(uint32_t record_count, uint32_t large_records, 
     RecordsView rv = records.View();
     subtree.AddTo(rv);
     ParallelForLevels(backend, "kdtree up pass", level_bounds, LevelOrder::Up, UpPass{rv});
-    ParallelFor(backend, "kdtree tree totals", 1, TreeTotals{rv, totals.data()});
-    const LevelTotals t = ReadTotals();
+    const LevelTotals t = ReadBack<LevelTotals>([&](const ReadbackTarget& to_host) {
+        ParallelFor(backend, "kdtree tree totals", 1, TreeTotals{rv, totals.data(), to_host});
+    });
     out.nodes.Resize(t.tree_nodes, false);
     out.indices.Resize(t.tree_items, false);
     ParallelForLevels(backend, "kdtree down pass", level_bounds, LevelOrder::Down,
