@@ -92,7 +92,7 @@ struct ChunkBoxPass {
     }
 };
 
-// The root node, its box the union of the chunks' boxes.
+// The root node, its box the union of the chunks' boxes (also to the host).
 struct RootPass {
     const BoxKeys* chunks;
     uint32_t chunk_count;
@@ -101,6 +101,7 @@ struct RootPass {
     BuildNode* nodes;
     Aabb* cells;
     ActiveNode* active;
+    ReadbackTarget box_to_host;
     using Scratch = NoScratch;
     template <class Lanes>
     CA_HD void Run(const Lanes& lanes, NoScratch&, uint32_t) const {
@@ -114,6 +115,7 @@ struct RootPass {
             root.box.hi[a] = KeyFloat(k.hi[a]);
         }
         root.kind = n > medium_max ? kLarge : kMediumRoot;
+        box_to_host.Write(root.box);
         nodes[0] = root;
         cells[0] = root.box;
         ActiveNode a{};
@@ -573,12 +575,13 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
     m.original.Resize(n, false);
     Buffer<uint32_t>& keys = m.work[1];
     ParallelForLanes(b, "point tree: box", box_chunks, ChunkBoxPass{input, n, m.box_chunks.data()});
-    ParallelForLanes(b, "point tree: root", 1,
-                     RootPass{m.box_chunks.data(), box_chunks, n, medium_max, m.nodes.data(), m.cells.data(),
-                              m.active[0].data()});
     // The host needs the root box to choose the axis lists, but queues the Morton order before it
     // waits for it.
-    m.sizes.Start(&m.nodes.data()->box, sizeof(Aabb));
+    m.sizes.StartFromPass(sizeof(Aabb), [&](const ReadbackTarget& to_host) {
+        ParallelForLanes(b, "point tree: root", 1,
+                         RootPass{m.box_chunks.data(), box_chunks, n, medium_max, m.nodes.data(), m.cells.data(),
+                                  m.active[0].data(), to_host});
+    });
     ParallelFor(b, "point tree: morton keys", n, MortonKeysPass{input, m.nodes.data(), keys.data(), m.original.data()});
     RadixSortPairs(b, keys.span().subspan(0, n), m.original.span(), 0, 30);
     const Aabb root_box = m.sizes.Wait<Aabb>();
