@@ -2,6 +2,8 @@
 
 #if CAUSTICA_WITH_CUDA
 #include <cuda_runtime.h>
+
+#include "core/cuda_check.h"
 #endif
 
 namespace caustica {
@@ -14,6 +16,27 @@ void* ThreadStream() {
     if (!thread_stream) return static_cast<void*>(cudaStreamPerThread);
 #endif
     return thread_stream;
+}
+
+PriorityStream::PriorityStream(bool gpu) {
+#if CAUSTICA_WITH_CUDA
+    if (!gpu) return;
+    int lowest = 0, highest = 0;
+    CA_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
+    cudaStream_t stream = nullptr;
+    CA_CUDA_CHECK(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, highest));
+    stream_ = stream;
+#else
+    (void)gpu;
+#endif
+}
+
+PriorityStream::~PriorityStream() {
+#if CAUSTICA_WITH_CUDA
+    if (!stream_) return;
+    cudaStreamSynchronize(static_cast<cudaStream_t>(stream_));  // never throws: a destructor
+    cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
+#endif
 }
 
 ThreadStreamScope::ThreadStreamScope(void* stream) : previous_(thread_stream) { thread_stream = stream; }

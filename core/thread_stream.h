@@ -9,6 +9,25 @@ namespace caustica {
 
 void* ThreadStream();
 
+// A stream of its own, of the highest priority of the calling thread's current device, for a chain
+// of passes that others run beside: the project's kernels take their backend's priority at each
+// launch (core/launch.h), but CUB's kernels and the fills take their stream's, which on a thread's
+// default stream is the lowest, so they queued behind the blocks of a lower chain's kernels
+// launched before them (docs/benchmarks.md, the photon chain's waits). get() is null in a build
+// without CUDA or where gpu is false.
+class PriorityStream {
+public:
+    explicit PriorityStream(bool gpu);
+    ~PriorityStream();
+    PriorityStream(const PriorityStream&) = delete;
+    PriorityStream& operator=(const PriorityStream&) = delete;
+
+    void* get() const { return stream_; }
+
+private:
+    void* stream_ = nullptr;
+};
+
 // Makes stream the calling thread's until the scope ends, then restores the one before.
 class ThreadStreamScope {
 public:

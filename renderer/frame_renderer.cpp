@@ -99,11 +99,12 @@ private:
     std::vector<Pass> passes_;
 };
 
-// Ends a sample's passes on an SM share (AddSample): the calling thread's own stream waits for them.
-void LeaveShare(std::optional<ThreadStreamScope>& on_share, PassTimer& timer) {
-    if (!on_share) return;
+// Ends a chain of passes on another stream (an SM share's, or the photon chain's): the calling
+// thread's own stream waits for them.
+void LeaveStream(std::optional<ThreadStreamScope>& on_stream, PassTimer& timer) {
+    if (!on_stream) return;
     const QueuePoint done = timer.clock().Point(timer.Mark());
-    on_share.reset();
+    on_stream.reset();
     done.WaitHere();
 }
 
@@ -170,8 +171,10 @@ struct FrameRenderer::State {
     std::unique_ptr<Readback> display_download;  // DisplayPixels' copy of 'display'
     uint32_t samples = 0;
     // On the GPU the eye passes are issued from a second host thread, with their own backend
-    // (scratch, and a lower launch priority), while this one issues the photon passes (AddSample).
+    // (scratch, and a lower launch priority), while this one issues the photon passes (AddSample)
+    // on a stream of the highest priority.
     Backend eye_backend;
+    PriorityStream photon_stream;
     // Each chain's passes, timed without waiting for them: Prepare's, a sample's photon and shading
     // passes, its eye passes (the second thread's). times() reads them into 'times'.
     PassTimer prepare_timer, sample_timer, eye_timer;
@@ -195,7 +198,7 @@ struct FrameRenderer::State {
           emission(b, EmissionCoverage::TowardSpecular), global_emission(b, EmissionCoverage::Everywhere),
           geometry_builder(b), geometry_tree(b), photon_tracer(b), photons(b), photon_map(b), global_tracer(b),
           global_photons(b), global_normals(b), global_map(b), eye(b), indirect(b), sum(b), display(b),
-          eye_backend(b.Background()), prepare_timer(b), sample_timer(b), eye_timer(eye_backend),
+          eye_backend(b.Background()), photon_stream(b.IsGpu()), prepare_timer(b), sample_timer(b), eye_timer(eye_backend),
           eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
 
     // The views that show one photon query's value per pixel follow one path per pixel: a sum over a
@@ -368,6 +371,13 @@ void FrameRenderer::AddSample() {
     if (s.eye_thread) s.eye_thread->Start(eye_passes);
     else eye_passes();
 
+    // The photon passes, the longer chain in most frames, on their own stream of the highest
+    // priority, from the sample's start.
+    std::optional<ThreadStreamScope> on_photon_stream;
+    if (s.photon_stream.get()) {
+        on_photon_stream.emplace(s.photon_stream.get());
+        tree_built.WaitHere();
+    }
     PhotonTraceSettings photon_settings;
     photon_settings.count = s.settings.photons;
     photon_settings.max_bounces = s.settings.max_bounces;
@@ -386,6 +396,7 @@ void FrameRenderer::AddSample() {
         s.global_map.Build(s.global_photons.span(), s.global_normals.span(), s.settings.global_k, s.settings.knn);
         timer.End(&PassTimes::global_tree, mark);
     }
+    LeaveStream(on_photon_stream, timer);
 
     if (s.eye_thread) s.eye_thread->Wait();
     // Where the geometry is prepared ahead on a share of the SMs, the rest of the sample runs on
@@ -405,7 +416,7 @@ void FrameRenderer::AddSample() {
         ++s.samples;
         RunCompositePass(s.backend, s.eye, s.sum.span(), s.samples, s.DisplayScale(), DisplayToneMap(s.settings),
                          s.display.span());
-        LeaveShare(on_share, timer);
+        LeaveStream(on_share, timer);
         return;
     }
 
@@ -444,7 +455,7 @@ void FrameRenderer::AddSample() {
     RunCompositePass(s.backend, s.eye, s.sum.span(), s.samples, s.DisplayScale(), DisplayToneMap(s.settings),
                      s.display.span());
     timer.End(&PassTimes::composite, mark);
-    LeaveShare(on_share, timer);
+    LeaveStream(on_share, timer);
 }
 
 void FrameRenderer::Synchronize() const {
