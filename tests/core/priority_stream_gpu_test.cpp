@@ -2,8 +2,6 @@
 // the work queued before it on the thread's own stream.
 #include <gtest/gtest.h>
 
-#include <cuda_runtime.h>
-
 #include <cstdint>
 #include <vector>
 
@@ -14,17 +12,23 @@
 #include "core/thread_stream.h"
 #include "tests/test_support.h"
 
+#if CAUSTICA_WITH_CUDA
+#include <cuda_runtime.h>
+#endif
+
 namespace caustica {
 namespace {
 
 TEST(PriorityStreamGpu, HasTheDevicesHighestPriority) {
     CA_REQUIRE_GPU(gpu);
+#if CAUSTICA_WITH_CUDA
     const PriorityStream stream(true);
     ASSERT_NE(stream.get(), nullptr);
     int lowest = 0, highest = 0, priority = 0;
     ASSERT_EQ(cudaDeviceGetStreamPriorityRange(&lowest, &highest), cudaSuccess);
     ASSERT_EQ(cudaStreamGetPriority(static_cast<cudaStream_t>(stream.get()), &priority), cudaSuccess);
     EXPECT_EQ(priority, highest);
+#endif
     EXPECT_EQ(PriorityStream(false).get(), nullptr);
 }
 
