@@ -73,7 +73,8 @@ Span<uint32_t> SortValuesByKey(const Backend& backend, Span<K> keys, Span<uint32
     CA_CHECK_LE(values.size(), values_alt.size());
     CA_CHECK(0 <= begin_bit && begin_bit <= end_bit && end_bit <= int(sizeof(K) * 8));
     if (keys.size() < 2 || begin_bit == end_bit) return values;
-    CA_DISPATCH(backend, SortValuesByKey(backend, keys, values, values_alt.subspan(0, values.size()), begin_bit, end_bit));
+    CA_DISPATCH(backend,
+                SortValuesByKey(backend, keys, values, values_alt.subspan(0, values.size()), begin_bit, end_bit));
 }
 
 template <class T>

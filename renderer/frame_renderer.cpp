@@ -198,7 +198,8 @@ struct FrameRenderer::State {
           emission(b, EmissionCoverage::TowardSpecular), global_emission(b, EmissionCoverage::Everywhere),
           geometry_builder(b), geometry_tree(b), photon_tracer(b), photons(b), photon_map(b), global_tracer(b),
           global_photons(b), global_normals(b), global_map(b), eye(b), indirect(b), sum(b), display(b),
-          eye_backend(b.Background()), photon_stream(b.IsGpu()), prepare_timer(b), sample_timer(b), eye_timer(eye_backend),
+          eye_backend(b.Background()), photon_stream(b.IsGpu()), prepare_timer(b), sample_timer(b),
+          eye_timer(eye_backend),
           eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
 
     // The views that show one photon query's value per pixel follow one path per pixel: a sum over a
