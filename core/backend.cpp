@@ -21,16 +21,11 @@ struct Backend::ScratchMemory {
 Backend::Backend(DeviceKind kind, Priority priority, int device)
     : kind_(kind), device_(device), background_(priority == Priority::Lowest),
       scratch_(std::make_unique<ScratchMemory>()) {
-#if CAUSTICA_WITH_CUDA
     if (kind == DeviceKind::Cuda) {
-        int lowest = 0, highest = 0;
-        CA_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
-        launch_priority_ = priority == Priority::Highest ? highest : lowest;
+        const StreamPriorities range = CurrentDeviceStreamPriorities();
+        launch_priority_ = priority == Priority::Highest ? range.highest : range.lowest;
     }
-#else
-    (void)priority;
-#endif
-    const MemorySpace space = kind == DeviceKind::Cuda ? MemorySpace::Device : MemorySpace::Host;
+    const MemorySpace space = SpaceOf(*this);
     scratch_->bytes = Buffer<unsigned char>(space);
     scratch_->lookback = Buffer<unsigned long long>(space);
 }
@@ -49,6 +44,14 @@ int CudaDeviceCount() {
 #else
     return 0;
 #endif
+}
+
+StreamPriorities CurrentDeviceStreamPriorities() {
+    StreamPriorities range;
+#if CAUSTICA_WITH_CUDA
+    CA_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&range.lowest, &range.highest));
+#endif
+    return range;
 }
 
 bool CudaDeviceAvailable() { return CudaDeviceCount() > 0; }

@@ -84,6 +84,12 @@ private:
 
 // True when this build has the CUDA backend and a CUDA device can be used.
 bool CudaDeviceAvailable();
+// The stream priorities of the calling thread's current CUDA device (lower numbers go first): the
+// range of launch priorities (core/launch.h) and of streams. Both 0 in a build without CUDA.
+struct StreamPriorities {
+    int lowest = 0, highest = 0;
+};
+StreamPriorities CurrentDeviceStreamPriorities();
 // The CUDA devices this process can use (0 without the CUDA backend or a device).
 int CudaDeviceCount();
 // CUDA device number 'device' as Backend::Describe says it: its name, compute capability, SMs and

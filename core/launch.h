@@ -56,13 +56,9 @@ inline bool KernelsWaitForPrevious(const void* kernel) {
     });
 }
 
-// The highest launch priority of the current device (lower numbers go first).
+// The highest launch priority of the current device, asked once (a read-back's copy takes it).
 inline int HighestLaunchPriority() {
-    return OncePerDevice([] {
-        int lowest = 0, highest = 0;
-        CA_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
-        return highest;
-    });
+    return OncePerDevice([] { return CurrentDeviceStreamPriorities().highest; });
 }
 
 // Launches kernel on the thread's stream at 'priority'; with may_start_early (and kernels that wait

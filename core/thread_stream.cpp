@@ -1,5 +1,7 @@
 #include "core/thread_stream.h"
 
+#include "core/backend.h"
+
 #if CAUSTICA_WITH_CUDA
 #include <cuda_runtime.h>
 
@@ -21,10 +23,9 @@ void* ThreadStream() {
 PriorityStream::PriorityStream(bool gpu) {
 #if CAUSTICA_WITH_CUDA
     if (!gpu) return;
-    int lowest = 0, highest = 0;
-    CA_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&lowest, &highest));
     cudaStream_t stream = nullptr;
-    CA_CUDA_CHECK(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, highest));
+    CA_CUDA_CHECK(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking,
+                                               CurrentDeviceStreamPriorities().highest));
     stream_ = stream;
 #else
     (void)gpu;
