@@ -58,21 +58,29 @@ size_t Compact(const Backend& backend, Span<const T> in, Span<const uint8_t> fla
     CA_DISPATCH(backend, Compact(backend, in, flags, out));
 }
 
+namespace {
+
+// Checks a sort's arguments; false where there is nothing to sort.
+template <class K>
+bool SortNeeded(Span<const K> keys, size_t values, int begin_bit, int end_bit) {
+    CA_CHECK_EQ(keys.size(), values);
+    CA_CHECK(0 <= begin_bit && begin_bit <= end_bit && end_bit <= int(sizeof(K) * 8));
+    return keys.size() >= 2 && begin_bit < end_bit;
+}
+
+}  // namespace
+
 template <class K>
 void RadixSortPairs(const Backend& backend, Span<K> keys, Span<uint32_t> values, int begin_bit, int end_bit) {
-    CA_CHECK_EQ(keys.size(), values.size());
-    CA_CHECK(0 <= begin_bit && begin_bit <= end_bit && end_bit <= int(sizeof(K) * 8));
-    if (keys.size() < 2 || begin_bit == end_bit) return;
+    if (!SortNeeded(Span<const K>(keys), values.size(), begin_bit, end_bit)) return;
     CA_DISPATCH(backend, RadixSortPairs(backend, keys, values, begin_bit, end_bit));
 }
 
 template <class K>
 Span<uint32_t> SortValuesByKey(const Backend& backend, Span<K> keys, Span<uint32_t> values, Span<uint32_t> values_alt,
                                int begin_bit, int end_bit) {
-    CA_CHECK_EQ(keys.size(), values.size());
     CA_CHECK_LE(values.size(), values_alt.size());
-    CA_CHECK(0 <= begin_bit && begin_bit <= end_bit && end_bit <= int(sizeof(K) * 8));
-    if (keys.size() < 2 || begin_bit == end_bit) return values;
+    if (!SortNeeded(Span<const K>(keys), values.size(), begin_bit, end_bit)) return values;
     CA_DISPATCH(backend,
                 SortValuesByKey(backend, keys, values, values_alt.subspan(0, values.size()), begin_bit, end_bit));
 }
