@@ -365,15 +365,17 @@ void FrameRenderer::AddSample() {
         RunBouncePasses(s.eye_backend, scene, s.lights.span(), s.EyeTree(), key, s.eye);
         const int bounced = eye_timer.End(&PassTimes::bounces, traced);
         RunShadowPass(s.eye_backend, scene, s.lights.span(), s.shadow_rays_per_end, key, s.eye);
-        // Here, not before the search: the photon chain is the longer one in most frames.
+        // Here, not before the search: where the photon chain is the longer one (the ring, the pool,
+        // the prism: docs/benchmarks.md), the queries are gathered while it runs.
         RunCausticQueriesPass(s.eye_backend, s.eye);
         s.eye_done = eye_timer.clock().Point(eye_timer.End(&PassTimes::shadow, bounced));
     };
     if (s.eye_thread) s.eye_thread->Start(eye_passes);
     else eye_passes();
 
-    // The photon passes, the longer chain in most frames, on their own stream of the highest
-    // priority, from the sample's start.
+    // The photon passes on their own stream of the highest priority, from the sample's start: CUB's
+    // kernels and the fills among them go before the eye passes' blocks, as the passes' own kernels
+    // do (core/thread_stream.h).
     std::optional<ThreadStreamScope> on_photon_stream;
     if (s.photon_stream.get()) {
         on_photon_stream.emplace(s.photon_stream.get());

@@ -13,24 +13,24 @@
 #include "tests/test_support.h"
 
 #if CAUSTICA_WITH_CUDA
-#include <cuda_runtime.h>
+#include <cuda_runtime.h>  // the first test asks the device itself
 #endif
 
 namespace caustica {
 namespace {
 
+#if CAUSTICA_WITH_CUDA
 TEST(PriorityStreamGpu, HasTheDevicesHighestPriority) {
     CA_REQUIRE_GPU(gpu);
-#if CAUSTICA_WITH_CUDA
-    const PriorityStream stream(true);
+    const PriorityStream stream(gpu.IsGpu());
     ASSERT_NE(stream.get(), nullptr);
     int lowest = 0, highest = 0, priority = 0;
     ASSERT_EQ(cudaDeviceGetStreamPriorityRange(&lowest, &highest), cudaSuccess);
     ASSERT_EQ(cudaStreamGetPriority(static_cast<cudaStream_t>(stream.get()), &priority), cudaSuccess);
     EXPECT_EQ(priority, highest);
-#endif
     EXPECT_EQ(PriorityStream(false).get(), nullptr);
 }
+#endif
 
 // A scan of 16M items on the thread's stream, then its total read on the priority stream behind
 // a queue point, three rounds.

@@ -42,8 +42,7 @@ struct UploadedPhotons {
 template <class T>
 std::vector<T> ToHost(const Backend& backend, const T* data, size_t n) {
     std::vector<T> out(n);
-    if (n > 0) CopyBytes(out.data(), MemorySpace::Host, data, SpaceOf(backend),
-                         n * sizeof(T));
+    if (n > 0) CopyBytes(out.data(), MemorySpace::Host, data, SpaceOf(backend), n * sizeof(T));
     return out;
 }
 
