@@ -463,27 +463,31 @@ CA_HD void ExactKnnSearch(const PointTreeView& tree, Vec3 q, float bound2, Heap&
     while (top > 0) {
         const Entry e = stack[--top];
         if (e.plane2 > limit) continue;
+        // Down to the nearest leaf under e, the far children on the stack. Each node's box is read
+        // beside the node, so that the leaf's box test does not wait for a load of its own after
+        // the node's (the inner nodes' boxes are read for nothing).
         uint32_t node = e.node;
-        while (true) {
-            const KdNode n = LoadNode(tree.nodes, node);
-            work.Nodes(1);
-            if (n.IsLeaf()) {
-                // As in RangeSearch: a leaf whose box lies beyond the current bound has nothing to offer.
-                if (BoxDistance2(LoadBox(tree.boxes, node), q) > limit) break;
-                work.Points(n.Count());
-                ForEachLeafPoint(tree, n, q, [&](const TreePoint& p, float d2) {
-                    if (d2 > bound2) return;
-                    heap.Offer(d2, p.index);
-                    if (heap.Full()) limit = heap.Top();
-                });
-                break;
-            }
+        KdNode n = LoadNode(tree.nodes, node);
+        Aabb box = LoadBox(tree.boxes, node);
+        work.Nodes(1);
+        while (!n.IsLeaf()) {
             const float d = q[n.Axis()] - n.split;
             const uint32_t near_child = d < 0.0f ? node + 1 : n.RightChild();
             const uint32_t far_child = d < 0.0f ? n.RightChild() : node + 1;
             if (d * d <= limit) stack[top++] = {far_child, d * d};
             node = near_child;
+            n = LoadNode(tree.nodes, node);
+            box = LoadBox(tree.boxes, node);
+            work.Nodes(1);
         }
+        // As in RangeSearch: a leaf whose box lies beyond the current bound has nothing to offer.
+        if (BoxDistance2(box, q) > limit) continue;
+        work.Points(n.Count());
+        ForEachLeafPoint(tree, n, q, [&](const TreePoint& p, float d2) {
+            if (d2 > bound2) return;
+            heap.Offer(d2, p.index);
+            if (heap.Full()) limit = heap.Top();
+        });
     }
 }
 
