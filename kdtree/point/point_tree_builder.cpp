@@ -472,7 +472,8 @@ struct PointTreeBuilder::Impl {
     Buffer<uint32_t> final_lists;  // the concatenated sorted point-ID lists (AxisLists), each node's points in place
     Buffer<uint32_t> work[2];      // the same for the active nodes' points, ping-pong (work[1] sorts the Morton keys)
     Buffer<uint64_t> axis_keys;    // the axis lists' keys (GatherPass)
-    Buffer<uint32_t> owner[2];     // the active node of each working position, ping-pong
+    Buffer<uint32_t> owner[2];     // the active node of each working position, ping-pong; before the
+                                   // levels owner[1] is the Morton sort's other buffer (and may trade with original)
     Buffer<uint16_t> local;        // each point's place in its medium root's list 0
     Buffer<BuildNode> nodes;       // the large-node levels' nodes, breadth first
     Buffer<Aabb> cells;            // the cells of the medium roots among them
