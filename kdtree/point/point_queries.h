@@ -125,7 +125,8 @@ struct WorkCount {
 // Calls visit(const TreePoint&, float dist2) for every point of leaf n, in order. The points are
 // loaded kLeafBatch at a time, so that a GPU thread waits for one batch's loads at once, not for
 // each point's (the exact KNN's point loop stalled on every load, docs/notes/photon-knn-performance.md §8).
-constexpr uint32_t kLeafBatch = 4;
+// Eight measured faster than four (docs/benchmarks.md, frames: run 233).
+constexpr uint32_t kLeafBatch = 8;
 
 template <class Visit>
 CA_HD CA_INLINE void ForEachLeafPoint(const PointTreeView& tree, KdNode n, Vec3 q, Visit&& visit) {
