@@ -163,6 +163,9 @@ struct FrameRenderer::State {
     float global_max_radius = 0;
     EyeState eye;
     IndirectState indirect;
+    // The last sample's caustic search, which the first share joins once the next frame's tree
+    // is built there (PrepareGeometryAhead), where its SMs would otherwise idle until the frame ends.
+    KnnJoin caustic_join;
     Buffer<Rgb> sum;
     std::unique_ptr<Readback> sum_download;  // StartSampleSumDownload's copy of 'sum'
     bool download_started = false;
@@ -197,7 +200,7 @@ struct FrameRenderer::State {
           moving_base_shading(b), materials(b), textures(b), texels(b), environment_texels(b), spectrum(b), lights(b),
           emission(b, EmissionCoverage::TowardSpecular), global_emission(b, EmissionCoverage::Everywhere),
           geometry_builder(b), geometry_tree(b), photon_tracer(b), photons(b), photon_map(b), global_tracer(b),
-          global_photons(b), global_normals(b), global_map(b), eye(b), indirect(b), sum(b), display(b),
+          global_photons(b), global_normals(b), global_map(b), eye(b), indirect(b), caustic_join(b), sum(b), display(b),
           eye_backend(b.Background()), photon_stream(b.IsGpu()), prepare_timer(b), sample_timer(b),
           eye_timer(eye_backend),
           eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
@@ -279,6 +282,7 @@ void FrameRenderer::PrepareGeometryAhead(const FrameInput& next) {
     const ThreadStreamScope scope(s.shares ? s.shares->FirstStream() : ThreadStream());
     s.scene_released.WaitHere();
     PrepareGeometry(next);
+    if (s.shares) s.caustic_join.Join(s.shares->FirstSms());
     s.ahead_geometry_id = next.geometry_id;
     s.ahead_time = next.time;
 }
@@ -331,6 +335,7 @@ void FrameRenderer::AddSample() {
     // The passes this sample skips show as 0.
     PassTimer& timer = s.sample_timer;
     timer.Clear();
+    s.caustic_join.Clear();
     s.eye_chain = s.settings.integrator != Integrator::Path;
     const int start = timer.Mark();
 
@@ -428,7 +433,8 @@ void FrameRenderer::AddSample() {
     knn.k = s.settings.k;
     knn.max_radius = s.max_radius;
     const float radius_scale = s.settings.progressive ? ProgressiveRadiusScale(sample, s.settings.alpha) : 1.0f;
-    RunCausticPass(s.backend, s.photon_map, knn, s.settings.filter, radius_scale, s.eye);
+    RunCausticPass(s.backend, s.photon_map, knn, s.settings.filter, radius_scale, s.eye,
+                   s.shares ? &s.caustic_join : nullptr);
     // The ambient term stands in for indirect light: where that is computed, adding it would count
     // indirect light twice.
     const Rgb ambient = indirect ? Rgb(0.0f) : s.ambient;

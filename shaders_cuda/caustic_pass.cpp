@@ -42,7 +42,7 @@ void RunCausticQueriesPass(const Backend& backend, EyeState& state) {
 }
 
 void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, const KnnSettings& knn, PhotonFilter filter,
-                    float radius_scale, EyeState& state) {
+                    float radius_scale, EyeState& state, KnnJoin* join) {
     const uint32_t n = state.end_count;
     CA_CHECK_EQ(state.caustic_queries.size(), size_t(n));
     state.caustic.Resize(n, false);
@@ -52,7 +52,8 @@ void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, const K
                state.knn,
                FilterPhotons{photon_map.Arrivals(), state.diffuse.span(), state.end_node.span(), filter, radius_scale,
                              state.caustic.span(),
-                             state.caustic_radius.span(), state.caustic_nearest2.span()});
+                             state.caustic_radius.span(), state.caustic_nearest2.span()},
+               join);
 }
 
 }  // namespace caustica

@@ -10,6 +10,7 @@
 #include "core/backend.h"
 #include "core/span.h"
 #include "core/tone_map.h"
+#include "kdtree/point/knn_join.h"
 #include "photon/light.h"
 #include "photon/photon_map.h"
 #include "photon/radiance.h"
@@ -83,9 +84,10 @@ void RunCausticQueriesPass(const Backend& backend, EyeState& state);
 // within knn.max_radius, found by knn.method, and filtered over radius_scale times the k-th photon's
 // distance (1, or the progressive radius's shrinking, photon/progressive_radius.h); also the query
 // radius and the nearest photon's squared distance (for the debug views). Searches from
-// state.caustic_queries (RunCausticQueriesPass).
+// state.caustic_queries (RunCausticQueriesPass). With a join, a launch on another stream can take
+// part of the search (kdtree/point/knn_join.h).
 void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, const KnnSettings& knn,
-                    PhotonFilter filter, float radius_scale, EyeState& state);
+                    PhotonFilter filter, float radius_scale, EyeState& state, KnnJoin* join = nullptr);
 
 // What the shading pass shows: the image, or one of the debug views.
 enum class ShadeView : uint8_t {

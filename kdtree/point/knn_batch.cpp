@@ -42,10 +42,10 @@ struct StoreNeighbours {
 }  // namespace
 
 void KnnBatch(const Backend& backend, const PointTreeView& tree, const NodeRadiusView& radii,
-              Span<const Vec3> queries, const KnnSettings& settings, KnnResults& out) {
+              Span<const Vec3> queries, const KnnSettings& settings, KnnResults& out, KnnJoin* join) {
     knn_detail::CheckKnnSettings(settings);
     knn_detail::SizeKnnScratch(settings, queries.size(), out);  // the results, whatever path the search takes
-    KnnForEach(backend, tree, radii, queries, settings, out, StoreNeighbours{out.View()});
+    KnnForEach(backend, tree, radii, queries, settings, out, StoreNeighbours{out.View()}, join);
 }
 
 }  // namespace caustica

@@ -9,6 +9,7 @@
 #include "core/buffer.h"
 #include "core/hd.h"
 #include "core/span.h"
+#include "kdtree/point/knn_join.h"
 #include "kdtree/point/node_radius.h"
 #include "kdtree/point/point_queries.h"
 #include "kdtree/point/point_tree.h"
@@ -83,8 +84,9 @@ CA_HD KnnOutcome KnnAtPoint(const PointTreeView& tree, const NodeRadiusView& rad
 
 // KNN for every query point into out (resized to the queries and capacity = max(k, current)), with
 // r0 from radii (pass NodeRadiusView{} for none). On the GPU each thread's histogram or heap lives in
-// shared memory; the CPU computes the same results in the thread's own memory and the slot.
+// shared memory; the CPU computes the same results in the thread's own memory and the slot. With a
+// join, a launch on another stream can take part of the search (knn_join.h).
 void KnnBatch(const Backend& backend, const PointTreeView& tree, const NodeRadiusView& radii,
-              Span<const Vec3> queries, const KnnSettings& settings, KnnResults& out);
+              Span<const Vec3> queries, const KnnSettings& settings, KnnResults& out, KnnJoin* join = nullptr);
 
 }  // namespace caustica

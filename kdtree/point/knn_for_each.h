@@ -18,9 +18,15 @@
 #include "core/parallel_for.h"
 #include "core/span.h"
 #include "kdtree/point/knn_batch.h"
+#include "kdtree/point/knn_join.h"
 
 #if defined(__CUDACC__)
+#include <algorithm>
+
+#include "core/chunk_queue.h"
+#include "core/cuda_check.h"
 #include "core/launch.h"
+#include "core/sm_share.h"
 #endif
 
 namespace caustica {
@@ -107,20 +113,50 @@ constexpr size_t kSharedWithoutOptIn = 48 * 1024;  // the most a launch may ask 
 
 inline size_t ExactSharedBytes(int k) { return size_t(k) * sizeof(HeapEntry) * kExactBlock; }
 
-template <class Consumer>
-__global__ void __launch_bounds__(kExactBlock) ExactKnnKernel(KnnQuery query, Consumer consume, uint32_t n) {
+// A block's queries are a chunk of kExactBlock: block b's alone, or, where a second launch may join
+// the search (kJoinable), those the block takes from chunks (core/chunk_queue.h).
+template <class Consumer, bool kJoinable>
+__global__ void __launch_bounds__(kExactBlock)
+    ExactKnnKernel(KnnQuery query, Consumer consume, uint32_t n, ChunkQueueView chunks) {
     detail::AfterPreviousKernel();
     extern __shared__ HeapEntry heap_entries[];
-    const uint32_t i = blockIdx.x * kExactBlock + threadIdx.x;
-    if (i >= n) return;
     // The thread's first entry as a shared-memory address in a register, its origin hidden by the
     // empty asm: otherwise the compiler recomputes the shared window's base at every heap access
     // (S2UR, ULEA and UMOV on sm_90: 130M more instructions for 2M queries in Nsight Compute).
     uint32_t mine = uint32_t(__cvta_generic_to_shared(heap_entries + threadIdx.x));
     asm("" : "+r"(mine));
     const PairEntries heap{static_cast<HeapEntry*>(__cvta_shared_to_generic(mine)), kExactBlock};
-    const KnnOutcome outcome = query.RunExact(i, heap);
-    consume(i, heap.Slot(), outcome);
+    const auto search = [&](uint32_t chunk) {
+        const uint32_t i = chunk * kExactBlock + threadIdx.x;
+        if (i >= n) return;
+        const KnnOutcome outcome = query.RunExact(i, heap);
+        consume(i, heap.Slot(), outcome);
+    };
+    if constexpr (kJoinable) {
+        ForEachChunk(chunks, search);
+    } else {
+        search(blockIdx.x);
+    }
+}
+
+// The exact search's launch that a launch on another stream may join: as many blocks as 'sms' SMs
+// hold at once, each taking chunks until none is left. The kernel asks for the largest share of
+// shared memory, which its heaps fill, so that the runtime counts the blocks an SM holds with it.
+template <class Consumer>
+void LaunchJoinableExact(int priority, bool may_start_early, const char* name, const KnnQuery& query,
+                         const Consumer& consume, uint32_t n, const ChunkQueueView& chunks, int sms) {
+    const auto kernel = ExactKnnKernel<Consumer, true>;
+    const size_t shared_bytes = ExactSharedBytes(query.settings.k);
+    detail::OncePerDevice([kernel] {
+        CA_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                           cudaSharedmemCarveoutMaxShared));
+        return true;
+    });
+    int per_sm = 0;
+    CA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kExactBlock, shared_bytes));
+    const uint32_t blocks = std::min<uint32_t>(chunks.chunks, uint32_t(std::max(1, per_sm * sms)));
+    detail::LaunchAt(priority, may_start_early, name, kernel, blocks, kExactBlock, shared_bytes, query, consume, n,
+                     chunks);
 }
 #endif
 
@@ -129,12 +165,17 @@ __global__ void __launch_bounds__(kExactBlock) ExactKnnKernel(KnnQuery query, Co
 // KNN for every query point, with r0 from radii (pass NodeRadiusView{} for none); consume(i,
 // neighbours, outcome) runs once per query on the backend. scratch holds the neighbours wherever
 // they do not stay on chip (resized then to the queries and capacity max(k, current)).
+//
+// With a join, the GPU's exact search with its heap on chip hands its queries out in chunks, and
+// join keeps a launch of it for another stream (kdtree/point/knn_join.h); elsewhere join is left
+// without one.
 template <class Consumer>
 void KnnForEach(const Backend& backend, const PointTreeView& tree, const NodeRadiusView& radii,
                 Span<const Vec3> queries, const KnnSettings& settings, KnnResults& scratch,
-                const Consumer& consume) {
+                const Consumer& consume, KnnJoin* join = nullptr) {
     using namespace knn_detail;
     CheckKnnSettings(settings);
+    if (join) join->Clear();
     if (queries.empty()) return;
     const KnnQuery query{tree, radii, queries.data(), settings};
     const bool exact = settings.method == KnnMethod::Exact;
@@ -142,8 +183,21 @@ void KnnForEach(const Backend& backend, const PointTreeView& tree, const NodeRad
 #if defined(__CUDACC__)
         const uint32_t n = uint32_t(queries.size());
         if (exact && ExactSharedBytes(settings.k) <= kSharedWithoutOptIn) {  // no scratch: the heap is on chip
-            detail::Launch(backend, "exact knn batch", ExactKnnKernel<Consumer>, (n + kExactBlock - 1) / kExactBlock,
-                           kExactBlock, ExactSharedBytes(settings.k), query, consume, n);
+            const uint32_t chunks = (n + kExactBlock - 1) / kExactBlock;
+            if (!join) {
+                detail::Launch(backend, "exact knn batch", ExactKnnKernel<Consumer, false>, chunks, kExactBlock,
+                               ExactSharedBytes(settings.k), query, consume, n, ChunkQueueView{});
+                return;
+            }
+            const int priority = backend.LaunchPriority();
+            const bool early = !backend.IsBackground();
+            join->queue().RunOwner(chunks, [&](const ChunkQueueView& owner) {
+                LaunchJoinableExact(priority, early, "exact knn batch", query, consume, n, owner,
+                                    SmCount(backend.device()));
+            });
+            join->SetLaunch([=](const ChunkQueueView& joining, int sms) {
+                LaunchJoinableExact(priority, early, "exact knn batch (joining)", query, consume, n, joining, sms);
+            });
             return;
         }
         if (!exact) {

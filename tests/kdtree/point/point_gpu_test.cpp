@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "core/sm_share.h"
+#include "core/thread_stream.h"
 #include "core/timer.h"
 #include "kdtree/point/point_tree_builder.h"
 #include "kdtree/point/point_tree_check.h"
@@ -142,6 +144,36 @@ TEST(PointTreeGpu, ExactKnnWithLargeKAsCpu) {
     double err = 0.0;
     for (const std::string& f : CheckKnn(points, queries, settings, g.results, 0.0f, &err)) ADD_FAILURE() << f;
     EXPECT_EQ(err, 0.0);
+}
+
+// The exact search on one share of the SMs, joined from the other (kdtree/point/knn_join.h): each
+// query's neighbours as the CPU finds them, whichever launch took it. 2M queries keep the first
+// launch busy for milliseconds, so the joining one takes some (core_gpu_tests checks the sharing).
+TEST(PointTreeGpu, ExactKnnJoinedFromAnotherShareAsCpu) {
+    CA_REQUIRE_GPU(gpu);
+    const Backend cpu = Backend::Cpu();
+    const std::vector<Vec3> points = MakePoints(PointDistribution::Clustered, 200000, kSeed);
+    const std::vector<Vec3> queries = MakeQueries(points, 2000000, false, kSeed);
+    KnnSettings settings;
+    settings.method = KnnMethod::Exact;
+    TreeOnBackend g(gpu), c(cpu);
+    BuildAndQuery(gpu, points, queries, PointTreeParams(), settings, g);
+    BuildAndQuery(cpu, points, queries, PointTreeParams(), settings, c);
+    const SmShares shares(gpu.device(), 16);
+    KnnResults joined(gpu);
+    KnnJoin join(gpu);
+    for (int round = 0; round < 2; ++round) {  // the second use starts its counters afresh
+        {
+            const ThreadStreamScope scope(shares.SecondStream());
+            KnnBatch(gpu, g.tree.View(), g.radii.View(), Span<const Vec3>(g.queries.span()), settings, joined, &join);
+        }
+        {
+            const ThreadStreamScope scope(shares.FirstStream());
+            join.Join(shares.FirstSms());
+        }
+        shares.Synchronize();
+        ExpectSameResults(joined, c.results);
+    }
 }
 
 TEST(PointTreeGpu, MillionPointsSameTreeAndExactKnn) {

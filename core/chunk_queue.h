@@ -1,0 +1,109 @@
+// A grid's work in chunks handed out from a counter in device memory, so that a second launch of
+// the same kernel, on another stream, can join the first while it runs and take some of its
+// chunks. The caustic search uses it: while the next frame's tree is built on one share of the SMs
+// (core/sm_share.h), the search runs on the other share, and once the build is done a launch on
+// the first share joins it, where those SMs would otherwise sit idle until the frame ends.
+//
+// The first launch (the owner) ends only when every chunk is done, so the passes queued after it
+// in its stream see every result; a joining launch takes chunks while there are any, then ends.
+// A block takes a chunk with one atomic add (a compare-and-swap loop, which kept the count within
+// the use's chunks, made a thousand blocks wait in line for it: the caustic search ran eight
+// times slower). Each use starts the counters from zero, after the last use's launches have ended,
+// and a joining launch starts once its use has begun, so no launch takes another use's chunks.
+#pragma once
+
+#include <cstdint>
+
+#include "core/backend.h"
+#include "core/buffer.h"
+#include "core/error.h"
+#include "core/pass_clock.h"
+
+namespace caustica {
+
+struct ChunkQueueView {
+    // The next chunk's number and the count of chunks done, a cache line apart, so that the owner's
+    // waiting blocks do not slow the others' taking.
+    unsigned long long* next = nullptr;
+    unsigned long long* done = nullptr;
+    uint32_t chunks = 0;
+    bool owner = true;  // the launch that waits for every chunk
+};
+
+// The counters of a chunk queue on a GPU backend, and the order of its uses' launches.
+class ChunkQueue {
+public:
+    explicit ChunkQueue(const Backend& backend)
+        : counters_(backend), opened_clock_(backend), owner_clock_(backend), joined_clock_(backend) {}
+
+    // A use of 'chunks' chunks: on the calling thread's stream, after the last use's launches, the
+    // counters start from zero and launch(view) queues the owner's launch.
+    template <class Launch>
+    void RunOwner(uint32_t chunks, Launch&& launch) {
+        if (counters_.empty()) counters_.Resize(kCounterWords);
+        if (used_) owner_end_.WaitHere();
+        if (joined_) joined_end_.WaitHere();
+        counters_.FillBytes(0);
+        opened_clock_.Clear();
+        opened_ = opened_clock_.Point(opened_clock_.Mark());
+        view_ = ChunkQueueView{counters_.data(), counters_.data() + kDoneWord, chunks, true};
+        launch(view_);
+        owner_clock_.Clear();
+        owner_end_ = owner_clock_.Point(owner_clock_.Mark());
+        used_ = true;
+        joined_ = false;
+    }
+
+    // On the calling thread's stream, once the last use has begun: launch(view) queues a launch that
+    // joins it.
+    template <class Launch>
+    void RunJoining(Launch&& launch) {
+        CA_CHECK_MSG(used_, "a chunk queue's joining launch comes after its owner's");
+        opened_.WaitHere();
+        ChunkQueueView joining = view_;
+        joining.owner = false;
+        launch(joining);
+        joined_clock_.Clear();
+        joined_end_ = joined_clock_.Point(joined_clock_.Mark());
+        joined_ = true;
+    }
+
+private:
+    static constexpr size_t kDoneWord = 16;  // 128 bytes after the next chunk's number
+    static constexpr size_t kCounterWords = 2 * kDoneWord;
+
+    Buffer<unsigned long long> counters_;
+    PassClock opened_clock_, owner_clock_, joined_clock_;
+    QueuePoint opened_, owner_end_, joined_end_;
+    ChunkQueueView view_;
+    bool used_ = false, joined_ = false;
+};
+
+#if defined(__CUDACC__)
+// Calls work(chunk) with the whole block for each chunk the block takes from q. Every thread of the
+// block must call it. The owner's thread 0 then waits until every chunk is done, its results
+// visible to the passes after the grid.
+template <class Work>
+__device__ void ForEachChunk(const ChunkQueueView& q, Work&& work) {
+    __shared__ uint32_t taken;
+    while (true) {
+        if (threadIdx.x == 0) {
+            const unsigned long long ticket = atomicAdd(q.next, 1ull);
+            taken = ticket < q.chunks ? uint32_t(ticket) : q.chunks;
+        }
+        __syncthreads();
+        const uint32_t chunk = taken;
+        if (chunk == q.chunks) break;
+        work(chunk);
+        __threadfence();  // the chunk's results before it counts as done
+        __syncthreads();  // and every thread read 'taken' before thread 0 takes the next
+        if (threadIdx.x == 0) atomicAdd(q.done, 1ull);
+    }
+    if (q.owner && threadIdx.x == 0) {
+        while (*reinterpret_cast<volatile unsigned long long*>(q.done) < q.chunks) __nanosleep(1000);
+        __threadfence();
+    }
+}
+#endif
+
+}  // namespace caustica

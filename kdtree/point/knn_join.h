@@ -1,0 +1,40 @@
+// A KNN search that a second launch can join (core/chunk_queue.h): given one, KnnForEach
+// (knn_for_each.h) hands its exact search's queries out in chunks on the GPU and leaves here a
+// launch of the same search, which a thread queues on another stream (another share of the SMs,
+// core/sm_share.h) to take the chunks still left.
+#pragma once
+
+#include <functional>
+#include <utility>
+
+#include "core/backend.h"
+#include "core/chunk_queue.h"
+
+namespace caustica {
+
+class KnnJoin {
+public:
+    using Launch = std::function<void(const ChunkQueueView& chunks, int sms)>;
+
+    explicit KnnJoin(const Backend& backend) : queue_(backend) {}
+
+    // Queues the joining launch, sized for 'sms' SMs, on the calling thread's stream, where the
+    // last search left one (the GPU's exact search with its heap on chip); then forgets it.
+    void Join(int sms) {
+        if (!launch_) return;
+        queue_.RunJoining([&](const ChunkQueueView& chunks) { launch_(chunks, sms); });
+        launch_ = nullptr;
+    }
+    // Forgets the last search's joining launch without queueing it.
+    void Clear() { launch_ = nullptr; }
+
+    // For KnnForEach: the queue of the search's chunks, and the joining launch it leaves.
+    ChunkQueue& queue() { return queue_; }
+    void SetLaunch(Launch launch) { launch_ = std::move(launch); }
+
+private:
+    ChunkQueue queue_;
+    Launch launch_;
+};
+
+}  // namespace caustica
