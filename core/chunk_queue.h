@@ -7,8 +7,8 @@
 // The first launch (the owner) ends only when every chunk is done, so the passes queued after it
 // in its stream see every result; a joining launch takes chunks while there are any, then ends.
 // A block takes a chunk with one atomic add (a compare-and-swap loop, which kept the count within
-// the use's chunks, made a thousand blocks wait in line for it: the caustic search ran eight
-// times slower). Each use starts the counters from zero, after the last use's launches have ended,
+// the use's chunks, made a thousand blocks wait in line for it: the ring's caustic search ran
+// eight times slower, docs/benchmarks.md). Each use starts the counters from zero, after the last use's launches have ended,
 // and a joining launch starts once its use has begun, so no launch takes another use's chunks.
 #pragma once
 
