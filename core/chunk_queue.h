@@ -55,10 +55,10 @@ public:
     }
 
     // On the calling thread's stream, once the last use has begun: launch(view) queues a launch that
-    // joins it.
+    // joins it (one a use).
     template <class Launch>
     void RunJoining(Launch&& launch) {
-        CA_CHECK_MSG(used_, "a chunk queue's joining launch comes after its owner's");
+        CA_CHECK_MSG(used_ && !joined_, "a chunk queue's use takes one joining launch, after its owner's");
         opened_.WaitHere();
         ChunkQueueView joining = view_;
         joining.owner = false;
