@@ -8,8 +8,9 @@
 // in its stream see every result; a joining launch takes chunks while there are any, then ends.
 // A block takes a chunk with one atomic add (a compare-and-swap loop, which kept the count within
 // the use's chunks, made a thousand blocks wait in line for it: the ring's caustic search ran
-// eight times slower, docs/benchmarks.md). Each use starts the counters from zero, after the last use's launches have ended,
-// and a joining launch starts once its use has begun, so no launch takes another use's chunks.
+// eight times slower, docs/benchmarks.md). Each use starts the counters from zero, after the last
+// use's launches have ended, and a joining launch starts once its use has begun, so no launch
+// takes another use's chunks.
 #pragma once
 
 #include <cstdint>
@@ -40,8 +41,11 @@ public:
     // counters start from zero and launch(view) queues the owner's launch.
     template <class Launch>
     void RunOwner(uint32_t chunks, Launch&& launch) {
-        if (counters_.empty()) counters_.Resize(kCounterWords);
-        if (used_) owner_end_.WaitHere();
+        if (counters_.empty()) {
+            counters_.Resize(kCounterWords);  // the first use
+        } else {
+            owner_end_.WaitHere();
+        }
         if (joined_) joined_end_.WaitHere();
         counters_.FillBytes(0);
         opened_clock_.Clear();
@@ -50,7 +54,6 @@ public:
         launch(view_);
         owner_clock_.Clear();
         owner_end_ = owner_clock_.Point(owner_clock_.Mark());
-        used_ = true;
         joined_ = false;
     }
 
@@ -58,7 +61,7 @@ public:
     // joins it (one a use).
     template <class Launch>
     void RunJoining(Launch&& launch) {
-        CA_CHECK_MSG(used_ && !joined_, "a chunk queue's use takes one joining launch, after its owner's");
+        CA_CHECK_MSG(!counters_.empty() && !joined_, "a chunk queue's use takes one joining launch, after its owner's");
         opened_.WaitHere();
         ChunkQueueView joining = view_;
         joining.owner = false;
@@ -76,7 +79,7 @@ private:
     PassClock opened_clock_, owner_clock_, joined_clock_;
     QueuePoint opened_, owner_end_, joined_end_;
     ChunkQueueView view_;
-    bool used_ = false, joined_ = false;
+    bool joined_ = false;  // the last use has had its joining launch
 };
 
 #if defined(__CUDACC__)
