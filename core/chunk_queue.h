@@ -6,7 +6,7 @@
 //
 // The first launch (the owner) ends only when every chunk is done, so the passes queued after it
 // in its stream see every result; a joining launch takes chunks while there are any, then ends.
-// A block takes a chunk with one atomic add (a compare-and-swap loop, which kept the count within
+// A warp takes a chunk with one atomic add (a compare-and-swap loop, which kept the count within
 // the use's chunks, made a thousand blocks wait in line for it: the ring's caustic search ran
 // eight times slower, docs/benchmarks.md). Each use starts the counters from zero, after the last
 // use's launches have ended, and a joining launch starts once its use has begun, so no launch
@@ -24,7 +24,7 @@ namespace caustica {
 
 struct ChunkQueueView {
     // The next chunk's number and the count of chunks done, a cache line apart, so that the owner's
-    // waiting blocks do not slow the others' taking.
+    // waiting threads do not slow the others' taking.
     unsigned long long* next = nullptr;
     unsigned long long* done = nullptr;
     uint32_t chunks = 0;
@@ -83,24 +83,26 @@ private:
 };
 
 #if defined(__CUDACC__)
-// Calls work(chunk) with the whole block for each chunk the block takes from q. Every thread of the
-// block must call it. The owner's thread 0 then waits until every chunk is done, its results
-// visible to the passes after the grid.
+// Calls work(chunk) with the whole warp for each chunk the warp takes from q. Every thread of the
+// warp must call it. A warp takes its next chunk as soon as it is done with one, where a block's
+// warps that took chunks together would wait at a barrier for the block's slowest query. The
+// owner's thread 0 then waits until every chunk is done, its results visible to the passes after
+// the grid.
 template <class Work>
 __device__ void ForEachChunk(const ChunkQueueView& q, Work&& work) {
-    __shared__ uint32_t taken;
+    const bool leader = threadIdx.x % 32 == 0;
     while (true) {
-        if (threadIdx.x == 0) {
+        uint32_t chunk = 0;
+        if (leader) {
             const unsigned long long ticket = atomicAdd(q.next, 1ull);
-            taken = ticket < q.chunks ? uint32_t(ticket) : q.chunks;
+            chunk = ticket < q.chunks ? uint32_t(ticket) : q.chunks;
         }
-        __syncthreads();
-        const uint32_t chunk = taken;
+        chunk = __shfl_sync(0xffffffffu, chunk, 0);
         if (chunk == q.chunks) break;
         work(chunk);
         __threadfence();  // the chunk's results before it counts as done
-        __syncthreads();  // and every thread read 'taken' before thread 0 takes the next
-        if (threadIdx.x == 0) atomicAdd(q.done, 1ull);
+        __syncwarp();
+        if (leader) atomicAdd(q.done, 1ull);
     }
     if (q.owner && threadIdx.x == 0) {
         while (*reinterpret_cast<volatile unsigned long long*>(q.done) < q.chunks) __nanosleep(1000);

@@ -113,8 +113,10 @@ constexpr size_t kSharedWithoutOptIn = 48 * 1024;  // the most a launch may ask 
 
 inline size_t ExactSharedBytes(int k) { return size_t(k) * sizeof(HeapEntry) * kExactBlock; }
 
-// A block's queries are a chunk of kExactBlock: block b's alone, or, where a second launch may join
-// the search (kJoinable), those the block takes from chunks (core/chunk_queue.h).
+// Where a second launch may join the search (kJoinable), each warp takes chunks of kJoinableChunk
+// queries (core/chunk_queue.h); otherwise block b searches queries b * kExactBlock on.
+constexpr uint32_t kJoinableChunk = 32;
+
 template <class Consumer, bool kJoinable>
 __global__ void __launch_bounds__(kExactBlock)
     ExactKnnKernel(KnnQuery query, Consumer consume, uint32_t n, ChunkQueueView chunks) {
@@ -126,16 +128,15 @@ __global__ void __launch_bounds__(kExactBlock)
     uint32_t mine = uint32_t(__cvta_generic_to_shared(heap_entries + threadIdx.x));
     asm("" : "+r"(mine));
     const PairEntries heap{static_cast<HeapEntry*>(__cvta_shared_to_generic(mine)), kExactBlock};
-    const auto search = [&](uint32_t chunk) {
-        const uint32_t i = chunk * kExactBlock + threadIdx.x;
+    const auto search = [&](uint32_t i) {
         if (i >= n) return;
         const KnnOutcome outcome = query.RunExact(i, heap);
         consume(i, heap.Slot(), outcome);
     };
     if constexpr (kJoinable) {
-        ForEachChunk(chunks, search);
+        ForEachChunk(chunks, [&](uint32_t chunk) { search(chunk * kJoinableChunk + threadIdx.x % 32); });
     } else {
-        search(blockIdx.x);
+        search(blockIdx.x * kExactBlock + threadIdx.x);
     }
 }
 
@@ -154,7 +155,8 @@ void LaunchJoinableExact(int priority, bool may_start_early, const char* name, c
     });
     int per_sm = 0;
     CA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kExactBlock, shared_bytes));
-    const uint32_t blocks = std::min<uint32_t>(chunks.chunks, uint32_t(std::max(1, per_sm * sms)));
+    const uint32_t chunk_blocks = (chunks.chunks + kExactBlock / 32 - 1) / (kExactBlock / 32);  // a chunk a warp
+    const uint32_t blocks = std::min<uint32_t>(chunk_blocks, uint32_t(std::max(1, per_sm * sms)));
     detail::LaunchAt(priority, may_start_early, name, kernel, blocks, kExactBlock, shared_bytes, query, consume, n,
                      chunks);
 }
@@ -183,12 +185,13 @@ void KnnForEach(const Backend& backend, const PointTreeView& tree, const NodeRad
 #if defined(__CUDACC__)
         const uint32_t n = uint32_t(queries.size());
         if (exact && ExactSharedBytes(settings.k) <= kSharedWithoutOptIn) {  // no scratch: the heap is on chip
-            const uint32_t chunks = (n + kExactBlock - 1) / kExactBlock;
             if (!join) {
-                detail::Launch(backend, "exact knn batch", ExactKnnKernel<Consumer, false>, chunks, kExactBlock,
-                               ExactSharedBytes(settings.k), query, consume, n, ChunkQueueView{});
+                detail::Launch(backend, "exact knn batch", ExactKnnKernel<Consumer, false>,
+                               (n + kExactBlock - 1) / kExactBlock, kExactBlock, ExactSharedBytes(settings.k), query,
+                               consume, n, ChunkQueueView{});
                 return;
             }
+            const uint32_t chunks = (n + kJoinableChunk - 1) / kJoinableChunk;
             const int priority = backend.LaunchPriority();
             const bool early = !backend.IsBackground();
             join->queue().RunOwner(chunks, [&](const ChunkQueueView& owner) {

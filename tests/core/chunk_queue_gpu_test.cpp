@@ -27,7 +27,7 @@ constexpr uint32_t kChunks = 3000;
 __global__ void RecordChunks(ChunkQueueView chunks, uint32_t launch, uint32_t pause_ns, uint32_t* taken,
                              uint32_t* by) {
     ForEachChunk(chunks, [&](uint32_t chunk) {
-        if (threadIdx.x != 0) return;
+        if (threadIdx.x % 32 != 0) return;  // a chunk a warp
         if (pause_ns > 0) __nanosleep(pause_ns);
         atomicAdd(taken + chunk, 1u);
         by[chunk] = launch;
@@ -38,7 +38,7 @@ __global__ void RecordChunks(ChunkQueueView chunks, uint32_t launch, uint32_t pa
 auto RecordChunksLaunch(uint32_t launch, uint32_t pause_ns, uint32_t blocks, Buffer<uint32_t>& taken,
                         Buffer<uint32_t>& by) {
     return [=, &taken, &by](const ChunkQueueView& chunks) {
-        detail::LaunchAt(0, false, "record chunks", RecordChunks, blocks, 32, 0, chunks, launch, pause_ns,
+        detail::LaunchAt(0, false, "record chunks", RecordChunks, blocks, 64, 0, chunks, launch, pause_ns,
                          taken.data(), by.data());
     };
 }
@@ -57,7 +57,7 @@ TEST(ChunkQueueGpu, EveryChunkOnceAndTheOwnerWaitsForTheJoiningLaunch) {
     taken.FillBytes(0);
     by.FillBytes(0);
     gpu.Synchronize();
-    // The owner alone would take about 3000 / 4 * 20 us = 15 ms; the joining launch starts at once.
+    // The owner alone would take about 3000 / 8 * 20 us = 7.5 ms; the joining launch starts at once.
     {
         const ThreadStreamScope scope(shares.SecondStream());
         queue.RunOwner(kChunks, RecordChunksLaunch(1, 20000, 4, taken, by));
