@@ -10,14 +10,17 @@
 // the use's chunks, made a thousand blocks wait in line for it: the ring's caustic search ran
 // eight times slower, docs/benchmarks.md). Each use starts the counters from zero, after the last
 // use's launches have ended, and a joining launch starts once its use has begun, so no launch
-// takes another use's chunks.
+// takes another use's chunks. The chunks go out slowest first, by their times in the last use
+// (core/chunk_order.h).
 #pragma once
 
 #include <cstdint>
 
 #include "core/backend.h"
 #include "core/buffer.h"
+#include "core/chunk_order.h"
 #include "core/error.h"
+#include "core/parallel_for_blocks.h"
 #include "core/pass_clock.h"
 
 namespace caustica {
@@ -28,17 +31,26 @@ struct ChunkQueueView {
     unsigned long long* next = nullptr;
     unsigned long long* done = nullptr;
     uint32_t chunks = 0;
-    bool owner = true;  // the launch that waits for every chunk
+    const uint32_t* order = nullptr;  // the chunk handed out t-th, for each t
+    uint8_t* cost = nullptr;          // each chunk's time (ChunkCostLevel), for the next use's order
+    bool owner = true;                // the launch that waits for every chunk
 };
 
 // The counters of a chunk queue on a GPU backend, and the order of its uses' launches.
 class ChunkQueue {
 public:
     explicit ChunkQueue(const Backend& backend)
-        : counters_(backend), opened_clock_(backend), owner_clock_(backend), joined_clock_(backend) {}
+        : backend_(backend),
+          counters_(backend),
+          cost_(backend),
+          order_(backend),
+          opened_clock_(backend),
+          owner_clock_(backend),
+          joined_clock_(backend) {}
 
     // A use of 'chunks' chunks: on the calling thread's stream, after the last use's launches, the
-    // counters start from zero and launch(view) queues the owner's launch.
+    // counters start from zero, the chunks are ordered by the last use's times (chunks it did not
+    // have count as the fastest), and launch(view) queues the owner's launch.
     template <class Launch>
     void RunOwner(uint32_t chunks, Launch&& launch) {
         if (counters_.empty()) {
@@ -48,9 +60,13 @@ public:
         }
         if (joined_) joined_end_.WaitHere();
         counters_.FillBytes(0);
+        if (cost_.size() < chunks) cost_.Resize(chunks, true);
+        order_.Resize(chunks, false);
+        ParallelForBlocks(backend_, "order chunks", 1, OrderChunksByCost{cost_.data(), timed_, chunks, order_.data()});
+        timed_ = chunks;
         opened_clock_.Clear();
         opened_ = opened_clock_.Point(opened_clock_.Mark());
-        view_ = ChunkQueueView{counters_.data(), counters_.data() + kDoneWord, chunks, true};
+        view_ = ChunkQueueView{counters_.data(), counters_.data() + kDoneWord, chunks, order_.data(), cost_.data(), true};
         launch(view_);
         owner_clock_.Clear();
         owner_end_ = owner_clock_.Point(owner_clock_.Mark());
@@ -75,7 +91,11 @@ private:
     static constexpr size_t kDoneWord = 16;  // 128 bytes after the next chunk's number
     static constexpr size_t kCounterWords = 2 * kDoneWord;
 
+    const Backend& backend_;
     Buffer<unsigned long long> counters_;
+    Buffer<uint8_t> cost_;     // per chunk: its time in the last use
+    uint32_t timed_ = 0;       // the last use's chunks, which have their times in cost_
+    Buffer<uint32_t> order_;   // this use's order
     PassClock opened_clock_, owner_clock_, joined_clock_;
     QueuePoint opened_, owner_end_, joined_end_;
     ChunkQueueView view_;
@@ -95,14 +115,18 @@ __device__ void ForEachChunk(const ChunkQueueView& q, Work&& work) {
         uint32_t chunk = 0;
         if (leader) {
             const unsigned long long ticket = atomicAdd(q.next, 1ull);
-            chunk = ticket < q.chunks ? uint32_t(ticket) : q.chunks;
+            chunk = ticket < q.chunks ? q.order[ticket] : q.chunks;
         }
         chunk = __shfl_sync(0xffffffffu, chunk, 0);
         if (chunk == q.chunks) break;
+        const long long start = clock64();
         work(chunk);
         __threadfence();  // the chunk's results before it counts as done
         __syncwarp();
-        if (leader) atomicAdd(q.done, 1ull);
+        if (leader) {
+            q.cost[chunk] = ChunkCostLevel(uint64_t(clock64() - start));
+            atomicAdd(q.done, 1ull);
+        }
     }
     if (q.owner && threadIdx.x == 0) {
         while (*reinterpret_cast<volatile unsigned long long*>(q.done) < q.chunks) __nanosleep(1000);

@@ -1,8 +1,10 @@
 // A grid's chunks shared with a second launch (core/chunk_queue.h): each chunk is done once, by one
 // of the two launches; the owner ends only after the joining launch's chunks are done; a launch that
-// joins too late takes nothing. A launch unit: nvcc compiles it in a CUDA build.
+// joins too late takes nothing; a use hands out first the chunks that were slowest in the last. A
+// launch unit: nvcc compiles it in a CUDA build.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -23,12 +25,13 @@ constexpr uint32_t kChunks = 3000;
 
 #if defined(__CUDACC__)
 // Each chunk taken: counted, marked with the launch that took it, after a pause that keeps the
-// owner busy long enough for the joining launch to start.
-__global__ void RecordChunks(ChunkQueueView chunks, uint32_t launch, uint32_t pause_ns, uint32_t* taken,
-                             uint32_t* by) {
+// owner busy long enough for the joining launch to start (every slow_every-th chunk's alone, where
+// slow_every is not 0).
+__global__ void RecordChunks(ChunkQueueView chunks, uint32_t launch, uint32_t pause_ns, uint32_t slow_every,
+                             uint32_t* taken, uint32_t* by) {
     ForEachChunk(chunks, [&](uint32_t chunk) {
         if (threadIdx.x % 32 != 0) return;  // a chunk a warp
-        if (pause_ns > 0) __nanosleep(pause_ns);
+        if (pause_ns > 0 && (slow_every == 0 || chunk % slow_every == 0)) __nanosleep(pause_ns);
         atomicAdd(taken + chunk, 1u);
         by[chunk] = launch;
     });
@@ -36,9 +39,9 @@ __global__ void RecordChunks(ChunkQueueView chunks, uint32_t launch, uint32_t pa
 
 // A launch of RecordChunks on the calling thread's stream, for ChunkQueue's Run calls.
 auto RecordChunksLaunch(uint32_t launch, uint32_t pause_ns, uint32_t blocks, Buffer<uint32_t>& taken,
-                        Buffer<uint32_t>& by) {
+                        Buffer<uint32_t>& by, uint32_t slow_every = 0) {
     return [=, &taken, &by](const ChunkQueueView& chunks) {
-        detail::LaunchAt(0, false, "record chunks", RecordChunks, blocks, 64, 0, chunks, launch, pause_ns,
+        detail::LaunchAt(0, false, "record chunks", RecordChunks, blocks, 64, 0, chunks, launch, pause_ns, slow_every,
                          taken.data(), by.data());
     };
 }
@@ -105,6 +108,30 @@ TEST(ChunkQueueGpu, ALateJoiningLaunchTakesNothingAndTheNextUseStartsAfresh) {
         EXPECT_EQ(taken_host[c], c < kChunks / 2 ? 2u : 1u) << "chunk " << c;
         EXPECT_EQ(by_host[c], c < kChunks / 2 ? 3u : 1u) << "chunk " << c;
     }
+#else
+    static_cast<void>(gpu);  // without CUDA, CA_REQUIRE_GPU has skipped the test
+#endif
+}
+
+TEST(ChunkQueueGpu, TheLastUsesSlowestChunksGoFirst) {
+    CA_REQUIRE_GPU(gpu);
+#if defined(__CUDACC__)
+    constexpr uint32_t kSlowEvery = 100;  // 30 chunks of 3000 pause for 20 us, the others not
+    ChunkQueue queue(gpu);
+    Buffer<uint32_t> taken(gpu, kChunks), by(gpu, kChunks);
+    taken.FillBytes(0);
+    queue.RunOwner(kChunks, RecordChunksLaunch(1, 20000, 64, taken, by, kSlowEvery));
+    std::vector<uint32_t> order(kChunks);
+    queue.RunOwner(kChunks, [&](const ChunkQueueView& chunks) {
+        SynchronizeThreadStream();  // the order, written before the launch
+        CopyBytes(order.data(), MemorySpace::Host, chunks.order, MemorySpace::Device, kChunks * sizeof(uint32_t));
+        RecordChunksLaunch(2, 0, 64, taken, by)(chunks);
+    });
+    SynchronizeThreadStream();
+    for (uint32_t t = 0; t < kChunks / kSlowEvery; ++t) EXPECT_EQ(order[t] % kSlowEvery, 0u) << "ticket " << t;
+    for (uint32_t c : taken.Download()) ASSERT_EQ(c, 2u);
+    std::sort(order.begin(), order.end());
+    for (uint32_t t = 0; t < kChunks; ++t) ASSERT_EQ(order[t], t) << "each chunk once";
 #else
     static_cast<void>(gpu);  // without CUDA, CA_REQUIRE_GPU has skipped the test
 #endif

@@ -1,7 +1,11 @@
 // A chunk queue's bookkeeping on the host (core/chunk_queue.h): each use's launches see counters
-// that start from zero, and a use takes one joining launch, after its owner's. The GPU's sharing of
-// chunks between launches is chunk_queue_gpu_test.cpp's.
+// that start from zero, a use takes one joining launch, after its owner's, and a use hands its
+// chunks out slowest first by the last use's times. The GPU's sharing of chunks between launches
+// is chunk_queue_gpu_test.cpp's.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
 
 #include "core/chunk_queue.h"
 #include "core/error.h"
@@ -42,6 +46,37 @@ TEST(ChunkQueue, AUseTakesOneJoiningLaunchAfterItsOwner) {
     queue.RunOwner(4, count);
     queue.RunJoining(count);
     EXPECT_EQ(launches, 4);
+}
+
+TEST(ChunkQueue, TheLastUsesSlowestChunksGoFirst) {
+    const Backend cpu = Backend::Cpu();
+    ChunkQueue queue(cpu);
+    constexpr uint32_t kChunks = 3000;
+    const auto level = [](uint32_t c) { return uint8_t((c * 37) % kChunkCostLevels); };
+    queue.RunOwner(kChunks, [&](const ChunkQueueView& first) {
+        for (uint32_t t = 0; t < kChunks; ++t) EXPECT_EQ(first.order[t], t) << "no times yet: in order";
+        for (uint32_t c = 0; c < kChunks; ++c) first.cost[c] = level(c);
+    });
+    // A use of more chunks: those the last use did not have count as the fastest.
+    queue.RunOwner(kChunks + 10, [&](const ChunkQueueView& second) {
+        std::vector<uint32_t> order(second.order, second.order + kChunks + 10);
+        for (uint32_t t = 0; t < kChunks; ++t) {
+            ASSERT_LT(order[t], kChunks) << t;
+            if (t > 0) {
+                EXPECT_GE(level(order[t - 1]), level(order[t])) << t;
+            }
+        }
+        std::sort(order.begin(), order.end());
+        for (uint32_t t = 0; t < kChunks + 10; ++t) ASSERT_EQ(order[t], t) << "each chunk once";
+    });
+}
+
+TEST(ChunkCostLevel, RisesWithTheTimeAndStaysInRange) {
+    EXPECT_EQ(ChunkCostLevel(0), 0);
+    EXPECT_EQ(ChunkCostLevel(100), 0);
+    EXPECT_LT(ChunkCostLevel(1000), ChunkCostLevel(2000));
+    EXPECT_LT(ChunkCostLevel(40000), ChunkCostLevel(45000));
+    EXPECT_EQ(ChunkCostLevel(~uint64_t(0)), kChunkCostLevels - 1);
 }
 
 }  // namespace
