@@ -2,8 +2,8 @@
 // last use first. The queue's launches end when their last chunks do, so a slow chunk taken last
 // keeps the SMs that are done waiting (longest processing time first, Graham 1969); the chunks'
 // times change little from one frame to the next. A chunk's time is kept as a level, kLevelsAnOctave
-// levels to each doubling of SM clock cycles, and the chunks are counted into their levels, a block
-// of lanes over all of them in one launch.
+// levels to each doubling of SM clock cycles, and the chunks are counted into their levels, then
+// placed by them, in two passes of many blocks.
 #pragma once
 
 #include <cmath>
@@ -38,40 +38,77 @@ CA_HD inline uint32_t CountInto(uint32_t* counts, uint32_t key) {
 #endif
 }
 
-// order[t]: the chunk handed out t-th, by level from the slowest; within a level in any order.
-struct OrderChunksByCost {
-    static constexpr uint32_t kThreads = 1024;
-    struct Scratch {
-        uint32_t first[kChunkCostLevels];  // the count of each level, then where its chunks go next
-    };
-    const uint8_t* level;  // of chunks [0, timed): the others count as the fastest
+// Chunk c's key: levels from the slowest down, chunks past the last timed (level) as the fastest,
+// and kChunkCostLevels for lanes past the chunks.
+struct ChunkKeys {
+    const uint8_t* level;  // of chunks [0, timed)
     uint32_t timed, chunks;
+    CA_HD uint32_t operator()(uint32_t c) const {
+        if (c >= chunks) return kChunkCostLevels;
+        return kChunkCostLevels - 1u - (c < timed ? uint32_t(level[c]) : 0u);
+    }
+};
+
+// The chunks of one block of the two passes below, a chunk a lane on the GPU.
+constexpr uint32_t kChunksABlock = 1024;
+
+template <class Lanes, class Visit>
+CA_HD void ForBlockChunks(const Lanes& lanes, const ChunkKeys& keys, uint32_t block, const Visit& visit) {
+    const uint32_t first = block * kChunksABlock;
+    for (uint32_t c = first + lanes.Lane(); c < first + kChunksABlock; c += Lanes::kCount) visit(c, keys(c));
+}
+
+// The first of the two passes that order a use's chunks (ChunkQueue::RunOwner), a block for each
+// kChunksABlock chunks: counts[key] gets the chunks of each key (counts start at 0). A block of
+// 1,024 lanes over all the ring's 65K chunks took 78 us on the GPU (docs/benchmarks.md).
+struct CountChunkKeys {
+    static constexpr uint32_t kThreads = kChunksABlock;
+    struct Scratch {
+        uint32_t count[kChunkCostLevels];
+    };
+    ChunkKeys keys;
+    uint32_t* counts;
+
+    template <class Lanes>
+    CA_HD void Run(const Lanes& lanes, Scratch& s, uint32_t block) const {
+        for (uint32_t k = lanes.Lane(); k < kChunkCostLevels; k += Lanes::kCount) s.count[k] = 0;
+        lanes.Sync();
+        ForBlockChunks(lanes, keys, block, [&](uint32_t, uint32_t key) { CountInto(s.count, key); });
+        lanes.Sync();
+        for (uint32_t k = lanes.Lane(); k < kChunkCostLevels; k += Lanes::kCount)
+            if (s.count[k] > 0) AtomicAdd(counts + k, s.count[k]);
+    }
+};
+
+// The second: order[t] is the chunk handed out t-th, by key; within a key in any order. Each block
+// takes a range of each key's places after the smaller keys' (placed starts at 0).
+struct PlaceChunks {
+    static constexpr uint32_t kThreads = kChunksABlock;
+    struct Scratch {
+        uint32_t first[kChunkCostLevels];  // where the block's chunks of each key go
+        uint32_t count[kChunkCostLevels];  // the block's chunks of each key, then those placed
+    };
+    ChunkKeys keys;
+    const uint32_t* counts;
+    uint32_t* placed;
     uint32_t* order;
 
     template <class Lanes>
-    CA_HD void Run(const Lanes& lanes, Scratch& s, uint32_t) const {
-        // Keys from the slowest level down, and kChunkCostLevels for the lanes past the chunks.
-        const auto key = [&](uint32_t c) {
-            if (c >= chunks) return kChunkCostLevels;
-            return kChunkCostLevels - 1u - (c < timed ? uint32_t(level[c]) : 0u);
-        };
-        for (uint32_t l = lanes.Lane(); l < kChunkCostLevels; l += Lanes::kCount) s.first[l] = 0;
+    CA_HD void Run(const Lanes& lanes, Scratch& s, uint32_t block) const {
+        for (uint32_t k = lanes.Lane(); k < kChunkCostLevels; k += Lanes::kCount) s.count[k] = 0;
+        ExclusiveScanInRounds(lanes, counts, s.first, kChunkCostLevels);
         lanes.Sync();
-        for (uint32_t base = 0; base < chunks; base += Lanes::kCount) CountInto(s.first, key(base + lanes.Lane()));
+        ForBlockChunks(lanes, keys, block, [&](uint32_t, uint32_t key) { CountInto(s.count, key); });
         lanes.Sync();
-        if (lanes.Lane() == 0) {
-            uint32_t sum = 0;
-            for (uint32_t l = 0; l < kChunkCostLevels; ++l) {
-                const uint32_t n = s.first[l];
-                s.first[l] = sum;
-                sum += n;
-            }
+        for (uint32_t k = lanes.Lane(); k < kChunkCostLevels; k += Lanes::kCount) {
+            if (s.count[k] > 0) s.first[k] += AtomicAdd(placed + k, s.count[k]);
+            s.count[k] = 0;
         }
         lanes.Sync();
-        for (uint32_t base = 0; base < chunks; base += Lanes::kCount) {
-            const uint32_t c = base + lanes.Lane(), at = CountInto(s.first, key(c));
-            if (c < chunks) order[at] = c;
-        }
+        ForBlockChunks(lanes, keys, block, [&](uint32_t c, uint32_t key) {
+            const uint32_t at = CountInto(s.count, key);
+            if (key < kChunkCostLevels) order[s.first[key] + at] = c;
+        });
     }
 };
 

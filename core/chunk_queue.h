@@ -43,6 +43,7 @@ public:
         : backend_(backend),
           counters_(backend),
           cost_(backend),
+          key_counts_(backend, 2 * kChunkCostLevels),
           order_(backend),
           opened_clock_(backend),
           owner_clock_(backend),
@@ -62,7 +63,12 @@ public:
         counters_.FillBytes(0);
         if (cost_.size() < chunks) cost_.Resize(chunks, true);
         order_.Resize(chunks, false);
-        ParallelForBlocks(backend_, "order chunks", 1, OrderChunksByCost{cost_.data(), timed_, chunks, order_.data()});
+        key_counts_.FillBytes(0);
+        const ChunkKeys keys{cost_.data(), timed_, chunks};
+        const uint32_t blocks = (chunks + kChunksABlock - 1) / kChunksABlock;
+        ParallelForBlocks(backend_, "count chunk keys", blocks, CountChunkKeys{keys, key_counts_.data()});
+        ParallelForBlocks(backend_, "place chunks", blocks,
+                          PlaceChunks{keys, key_counts_.data(), key_counts_.data() + kChunkCostLevels, order_.data()});
         timed_ = chunks;
         opened_clock_.Clear();
         opened_ = opened_clock_.Point(opened_clock_.Mark());
@@ -93,9 +99,10 @@ private:
 
     const Backend& backend_;
     Buffer<unsigned long long> counters_;
-    Buffer<uint8_t> cost_;     // per chunk: its time in the last use
-    uint32_t timed_ = 0;       // the last use's chunks, which have their times in cost_
-    Buffer<uint32_t> order_;   // this use's order
+    Buffer<uint8_t> cost_;         // per chunk: its time in the last use
+    uint32_t timed_ = 0;           // the last use's chunks, which have their times in cost_
+    Buffer<uint32_t> key_counts_;  // each key's chunks (ChunkKeys), then each key's chunks placed
+    Buffer<uint32_t> order_;       // this use's order
     PassClock opened_clock_, owner_clock_, joined_clock_;
     QueuePoint opened_, owner_end_, joined_end_;
     ChunkQueueView view_;

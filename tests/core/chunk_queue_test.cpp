@@ -52,7 +52,8 @@ TEST(ChunkQueue, TheLastUsesSlowestChunksGoFirst) {
     const Backend cpu = Backend::Cpu();
     ChunkQueue queue(cpu);
     constexpr uint32_t kChunks = 3000;
-    const auto level = [](uint32_t c) { return uint8_t((c * 37) % kChunkCostLevels); };
+    // Every level but 0, which the chunks past the last use's share.
+    const auto level = [](uint32_t c) { return uint8_t(1 + (c * 37) % (kChunkCostLevels - 1)); };
     queue.RunOwner(kChunks, [&](const ChunkQueueView& first) {
         for (uint32_t t = 0; t < kChunks; ++t) EXPECT_EQ(first.order[t], t) << "no times yet: in order";
         for (uint32_t c = 0; c < kChunks; ++c) first.cost[c] = level(c);
