@@ -1,9 +1,9 @@
 // The order in which a chunk queue (core/chunk_queue.h) hands out its chunks: the slowest of the
 // last use first. The queue's launches end when their last chunks do, so a slow chunk taken last
 // keeps the SMs that are done waiting (longest processing time first, Graham 1969); the chunks'
-// times change little from one frame to the next. A chunk's time is kept as a level, kLevelsAnOctave
-// levels to each doubling of SM clock cycles, and the chunks are counted into their levels, then
-// placed by them, in two passes of many blocks.
+// times change little from one frame to the next. A chunk's time is kept as a level, 8 levels to
+// each doubling of SM clock cycles, and the chunks are counted into their levels, then placed by
+// them, in two passes of many blocks.
 #pragma once
 
 #include <cmath>

@@ -36,7 +36,8 @@ struct ChunkQueueView {
     bool owner = true;                // the launch that waits for every chunk
 };
 
-// The counters of a chunk queue on a GPU backend, and the order of its uses' launches.
+// The counters and the chunks' order of a chunk queue on a GPU backend, and the order of its uses'
+// launches.
 class ChunkQueue {
 public:
     explicit ChunkQueue(const Backend& backend)
@@ -102,7 +103,7 @@ private:
     Buffer<uint8_t> cost_;         // per chunk: its time in the last use
     uint32_t timed_ = 0;           // the last use's chunks, which have their times in cost_
     Buffer<uint32_t> key_counts_;  // each key's chunks (ChunkKeys), then each key's chunks placed
-    Buffer<uint32_t> order_;       // this use's order
+    Buffer<uint32_t> order_;       // the chunk handed out t-th in this use
     PassClock opened_clock_, owner_clock_, joined_clock_;
     QueuePoint opened_, owner_end_, joined_end_;
     ChunkQueueView view_;
@@ -110,11 +111,11 @@ private:
 };
 
 #if defined(__CUDACC__)
-// Calls work(chunk) with the whole warp for each chunk the warp takes from q. Every thread of the
-// warp must call it. A warp takes its next chunk as soon as it is done with one, where a block's
-// warps that took chunks together would wait at a barrier for the block's slowest query. The
-// owner's thread 0 then waits until every chunk is done, its results visible to the passes after
-// the grid.
+// Calls work(chunk) with the whole warp for each chunk the warp takes from q, and keeps the
+// chunk's time for the next use's order. Every thread of the warp must call it. A warp takes its
+// next chunk as soon as it is done with one, where a block's warps that took chunks together would
+// wait at a barrier for the block's slowest query. The owner's thread 0 then waits until every
+// chunk is done, its results visible to the passes after the grid.
 template <class Work>
 __device__ void ForEachChunk(const ChunkQueueView& q, Work&& work) {
     const bool leader = threadIdx.x % 32 == 0;
