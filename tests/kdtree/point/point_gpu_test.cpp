@@ -162,7 +162,8 @@ TEST(PointTreeGpu, ExactKnnJoinedFromAnotherShareAsCpu) {
     const SmShares shares(gpu.device(), 16);
     KnnResults joined(gpu);
     KnnJoin join(gpu);
-    for (int round = 0; round < 2; ++round) {  // the second use starts its counters afresh
+    // The second use starts its counters afresh and hands its chunks out by the first use's times.
+    for (int round = 0; round < 2; ++round) {
         {
             const ThreadStreamScope scope(shares.SecondStream());
             KnnBatch(gpu, g.tree.View(), g.radii.View(), Span<const Vec3>(g.queries.span()), settings, joined, &join);
