@@ -163,8 +163,9 @@ struct FrameRenderer::State {
     float global_max_radius = 0;
     EyeState eye;
     IndirectState indirect;
-    // The last sample's caustic search, which the first share joins once the next frame's tree
-    // is built there (PrepareGeometryAhead), where its SMs would otherwise idle until the frame ends.
+    // The caustic search's chunks, handed out slowest first by the last sample's times; where the
+    // next frame's tree is built ahead on the first share (PrepareGeometryAhead), that share joins
+    // the search once the build is done, where its SMs would otherwise idle until the frame ends.
     KnnJoin caustic_join;
     Buffer<Rgb> sum;
     std::unique_ptr<Readback> sum_download;  // StartSampleSumDownload's copy of 'sum'
@@ -433,8 +434,7 @@ void FrameRenderer::AddSample() {
     knn.k = s.settings.k;
     knn.max_radius = s.max_radius;
     const float radius_scale = s.settings.progressive ? ProgressiveRadiusScale(sample, s.settings.alpha) : 1.0f;
-    RunCausticPass(s.backend, s.photon_map, knn, s.settings.filter, radius_scale, s.eye,
-                   s.shares ? &s.caustic_join : nullptr);
+    RunCausticPass(s.backend, s.photon_map, knn, s.settings.filter, radius_scale, s.eye, &s.caustic_join);
     // The ambient term stands in for indirect light: where that is computed, adding it would count
     // indirect light twice.
     const Rgb ambient = indirect ? Rgb(0.0f) : s.ambient;

@@ -84,8 +84,9 @@ void RunCausticQueriesPass(const Backend& backend, EyeState& state);
 // within knn.max_radius, found by knn.method, and filtered over radius_scale times the k-th photon's
 // distance (1, or the progressive radius's shrinking, photon/progressive_radius.h); also the query
 // radius and the nearest photon's squared distance (for the debug views). Searches from
-// state.caustic_queries (RunCausticQueriesPass). With a join, a launch on another stream can take
-// part of the search (kdtree/point/knn_join.h).
+// state.caustic_queries (RunCausticQueriesPass). With a join, the GPU's search hands its queries
+// out in chunks, slowest first by the join's last search, and a launch on another stream can take
+// part of it (kdtree/point/knn_join.h).
 void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, const KnnSettings& knn,
                     PhotonFilter filter, float radius_scale, EyeState& state, KnnJoin* join = nullptr);
 
