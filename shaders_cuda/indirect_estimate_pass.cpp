@@ -28,7 +28,8 @@ void RunIndirectEstimatePass(const Backend& backend, const PhotonMap& global_map
     state.irradiance.Resize(n, false);
     KnnForEach(backend, global_map.Tree(), global_map.Radii(), eye.caustic_queries.span().first(n), knn, state.knn,
                FilterGlobalPhotons{global_map.Arrivals(), global_map.Normals(), eye.diffuse.span(),
-                                   eye.end_node.span(), filter, radius_scale, state.irradiance.span()});
+                                   eye.end_node.span(), filter, radius_scale, state.irradiance.span()},
+               &state.estimate_chunks);
 }
 
 }  // namespace caustica
