@@ -116,9 +116,16 @@ private:
 // next chunk as soon as it is done with one, where a block's warps that took chunks together would
 // wait at a barrier for the block's slowest query. The owner's thread 0 then waits until every
 // chunk is done, its results visible to the passes after the grid.
+//
+// A warp counts its chunks as done once, when none is left, behind one fence, where a fence and a
+// count after every chunk made it wait for its writes each time (the caustic searches about 1%
+// slower). Asking for the next ticket before the work, to hide its round trip too, gave a warp two
+// of the slowest chunks at once and undid the order (prism's search about 20% slower, orbit's 10%;
+// docs/benchmarks.md).
 template <class Work>
 __device__ void ForEachChunk(const ChunkQueueView& q, Work&& work) {
     const bool leader = threadIdx.x % 32 == 0;
+    uint32_t done = 0;
     while (true) {
         uint32_t chunk = 0;
         if (leader) {
@@ -129,13 +136,13 @@ __device__ void ForEachChunk(const ChunkQueueView& q, Work&& work) {
         if (chunk == q.chunks) break;
         const long long start = clock64();
         work(chunk);
-        __threadfence();  // the chunk's results before it counts as done
         __syncwarp();
-        if (leader) {
-            q.cost[chunk] = ChunkCostLevel(uint64_t(clock64() - start));
-            atomicAdd(q.done, 1ull);
-        }
+        if (leader) q.cost[chunk] = ChunkCostLevel(uint64_t(clock64() - start));
+        ++done;
     }
+    __threadfence();  // the warp's results before its chunks count as done
+    __syncwarp();
+    if (leader && done > 0) atomicAdd(q.done, static_cast<unsigned long long>(done));
     if (q.owner && threadIdx.x == 0) {
         while (*reinterpret_cast<volatile unsigned long long*>(q.done) < q.chunks) __nanosleep(1000);
         __threadfence();
