@@ -1,7 +1,7 @@
 // A KNN search that a second launch can join (core/chunk_queue.h): given one, KnnForEach
-// (knn_for_each.h) hands its exact search's queries out in chunks on the GPU and leaves here a
-// launch of the same search, which a thread queues on another stream (another share of the SMs,
-// core/sm_share.h) to take the chunks still left.
+// (knn_for_each.h) hands its exact search's queries out in chunks on the GPU, slowest first by the
+// join's last search, and leaves here a launch of the same search, which a thread may queue on
+// another stream (another share of the SMs, core/sm_share.h) to take the chunks still left.
 #pragma once
 
 #include <functional>
