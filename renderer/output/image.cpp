@@ -2,6 +2,8 @@
 
 #include <stb/stb_image.h>
 #include <stb/stb_image_write.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 #include <algorithm>
 #include <cctype>
@@ -27,6 +29,7 @@ void AppendBytes(void* context, void* data, int size) {
 }
 
 constexpr int kJpegQuality = 95;
+constexpr size_t kPixelsATask = 65536;  // of an 8-bit image's conversion
 
 std::string LowerCaseExtension(const std::string& path) {
     std::string extension = std::filesystem::path(path).extension().string();
@@ -52,12 +55,16 @@ std::string EncodeImage(const Image& image, ImageFormat format, ToneMap tone_map
     if (format == ImageFormat::exr) return EncodeExr(image);
     const Srgb8Encoder& srgb = Srgb8Encoder::Get();
     std::vector<unsigned char> rgb(image.pixels.size() * 3);
-    for (size_t i = 0; i < image.pixels.size(); ++i) {
-        const Rgb c = ApplyToneMap(tone_map, image.pixels[i]);
-        rgb[3 * i + 0] = srgb(c.x);
-        rgb[3 * i + 1] = srgb(c.y);
-        rgb[3 * i + 2] = srgb(c.z);
-    }
+    // In parallel: AgX alone took about 115 ms of a 1080p frame on one core.
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, image.pixels.size(), kPixelsATask),
+                      [&](const tbb::blocked_range<size_t>& pixels) {
+                          for (size_t i = pixels.begin(); i < pixels.end(); ++i) {
+                              const Rgb c = ApplyToneMap(tone_map, image.pixels[i]);
+                              rgb[3 * i + 0] = srgb(c.x);
+                              rgb[3 * i + 1] = srgb(c.y);
+                              rgb[3 * i + 2] = srgb(c.z);
+                          }
+                      });
     if (format == ImageFormat::png) return EncodePng(rgb.data(), image.width, image.height);
     std::string bytes;
     if (!stbi_write_jpg_to_func(AppendBytes, &bytes, image.width, image.height, 3, rgb.data(), kJpegQuality))

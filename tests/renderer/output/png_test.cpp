@@ -1,5 +1,5 @@
 // The PNG encoder's files read back by an independent decoder (stb_image) to the same pixels, with
-// the chunks the PNG specification asks for and their CRCs.
+// the chunks the PNG specification asks for and their CRCs, and one zlib stream made of the bands.
 #include "renderer/output/png.h"
 
 #include <gtest/gtest.h>
@@ -37,7 +37,10 @@ std::vector<std::string> ChunkTypes(const std::string& png) {
 
 TEST(Png, AnIndependentDecoderReadsTheSamePixels) {
     std::mt19937 random(7);
-    for (const auto& [width, height] : {std::pair{1, 1}, {2, 1}, {1, 3}, {17, 5}, {64, 36}, {333, 7}}) {
+    // Heights of one band, of a few (the last one whole or not) and of one row past a band.
+    for (const auto& [width, height] : {std::pair{1, 1}, {2, 1}, {1, 3}, {17, 5}, {64, 36}, {333, 7},
+                                        {5, kPngBandRows}, {3, kPngBandRows + 1}, {40, 3 * kPngBandRows},
+                                        {19, 4 * kPngBandRows - 9}}) {
         std::vector<uint8_t> rgb(size_t(width) * size_t(height) * 3);
         // Smooth ramps with noise, as rendered images are, and the extremes.
         for (size_t i = 0; i < rgb.size(); ++i) rgb[i] = uint8_t(i * 7 / 3 + random() % 5);
@@ -53,6 +56,32 @@ TEST(Png, AnIndependentDecoderReadsTheSamePixels) {
         EXPECT_EQ(channels, 3);
         EXPECT_EQ(std::memcmp(back, rgb.data(), rgb.size()), 0) << width << "x" << height;
         stbi_image_free(back);
+    }
+}
+
+// The IDAT data is one zlib stream that zlib itself inflates, checking its Adler-32, to the filtered
+// rows: a filter byte and three bytes a pixel for each row, whatever the bands it was made in.
+TEST(Png, TheBandsJoinIntoOneZlibStreamWithItsChecksum) {
+    constexpr int kWidth = 23, kHeight = 3 * kPngBandRows + 5;
+    std::vector<uint8_t> rgb(size_t(kWidth) * kHeight * 3);
+    for (size_t i = 0; i < rgb.size(); ++i) rgb[i] = uint8_t((i * 13) ^ (i >> 7));
+    const std::string png = EncodePng(rgb.data(), kWidth, kHeight);
+    EXPECT_EQ(png, EncodePng(rgb.data(), kWidth, kHeight)) << "the same bytes every time";
+    std::string stream;
+    for (size_t at = 8; at + 12 <= png.size();) {
+        const uint32_t length = BigEndian(png, at);
+        if (png.compare(at + 4, 4, "IDAT") == 0) stream += png.substr(at + 8, length);
+        at += 12 + length;
+    }
+    const size_t filtered = size_t(kHeight) * (3 * kWidth + 1);
+    std::vector<unsigned char> rows(filtered + 1);
+    uLongf size = uLongf(rows.size());
+    ASSERT_EQ(uncompress(rows.data(), &size, reinterpret_cast<const Bytef*>(stream.data()), uLong(stream.size())), Z_OK);
+    EXPECT_EQ(size_t(size), filtered);
+    for (int y = 0; y < kHeight; ++y) {
+        const unsigned char* row = rows.data() + size_t(y) * (3 * kWidth + 1);
+        ASSERT_EQ(row[0], 1) << "row " << y << "'s filter";
+        EXPECT_EQ(row[1], rgb[size_t(y) * 3 * kWidth]) << "row " << y << "'s first byte";
     }
 }
 
