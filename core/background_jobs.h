@@ -1,10 +1,9 @@
 // Jobs that run on a few host threads of their own while the caller goes on: a sequence's frames
 // are encoded and written while the devices render the next ones (written in turn, a 1080p frame
-// took about 0.3 s whatever its samples, a GPU sample about 5 ms: docs/benchmarks.md, sequences).
-// The queue is bounded, so that a caller faster than the jobs waits instead of holding every
-// finished frame in memory. The first job that
-// throws ends the work: the jobs still waiting are dropped, and its error is rethrown to the caller
-// (by the next Add, and by Finish).
+// took about 0.3 s whatever its samples, a GPU sample about 5 ms: docs/notes/frame-performance.md,
+// sequences). The queue is bounded, so that a caller faster than the jobs waits instead of holding
+// every finished frame in memory. The first job that throws ends the work: the jobs still waiting
+// are dropped, and its error is rethrown to the caller (by the next Add, and by Finish).
 #pragma once
 
 #include <condition_variable>

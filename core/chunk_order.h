@@ -60,7 +60,8 @@ CA_HD void ForBlockChunks(const Lanes& lanes, const ChunkKeys& keys, uint32_t bl
 
 // The first of the two passes that order a use's chunks (ChunkQueue::RunOwner), a block for each
 // kChunksABlock chunks: counts[key] gets the chunks of each key (counts start at 0). A block of
-// 1,024 lanes over all the ring's 65K chunks took 78 us on the GPU (docs/benchmarks.md).
+// 1,024 lanes over all the ring's 65K chunks took 78 us on the GPU
+// (docs/notes/frame-performance.md).
 struct CountChunkKeys {
     static constexpr uint32_t kThreads = kChunksABlock;
     struct Scratch {

@@ -4,13 +4,13 @@
 // (core/sm_share.h), the search runs on the other share, and once the build is done a launch on
 // the first share joins it, where those SMs would otherwise sit idle until the frame ends.
 //
-// The first launch (the owner) ends only when every chunk is done, so the passes queued after it
-// in its stream see every result; a joining launch takes chunks while there are any, then ends.
-// A warp takes a chunk with one atomic add (a compare-and-swap loop, which kept the count within
-// the use's chunks, made a thousand blocks wait in line for it: the ring's caustic search ran
-// eight times slower, docs/benchmarks.md). Each use starts the counters from zero, after the last
-// use's launches have ended, and a joining launch starts once its use has begun, so no launch
-// takes another use's chunks. The chunks go out slowest first, by their times in the last use
+// The first launch (the owner) ends only when every chunk is done, so the passes queued after it in
+// its stream see every result; a joining launch takes chunks while there are any, then ends. A warp
+// takes a chunk with one atomic add (a compare-and-swap loop, which kept the count within the use's
+// chunks, made a thousand blocks wait in line for it: the ring's caustic search ran eight times
+// slower, docs/notes/frame-performance.md). Each use starts the counters from zero, after the last
+// use's launches have ended, and a joining launch starts once its use has begun, so no launch takes
+// another use's chunks. The chunks go out slowest first, by their times in the last use
 // (core/chunk_order.h).
 #pragma once
 
@@ -121,7 +121,7 @@ private:
 // count after every chunk made it wait for its writes each time (the caustic searches about 1%
 // slower). Asking for the next ticket before the work, to hide its round trip too, gave a warp two
 // of the slowest chunks at once and undid the order (prism's search about 20% slower, orbit's 10%;
-// docs/benchmarks.md).
+// docs/notes/frame-performance.md).
 template <class Work>
 __device__ void ForEachChunk(const ChunkQueueView& q, Work&& work) {
     const bool leader = threadIdx.x % 32 == 0;

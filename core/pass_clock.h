@@ -2,7 +2,7 @@
 // issuing thread's queue stands (a CUDA event on its stream on the GPU; on the CPU, whose passes
 // are done when they return, the host's clock), and Ms() reads the time between two marks once
 // the later one is reached. A pass timed by waiting for the GPU left it idle until the host queued
-// the next pass (docs/benchmarks.md, what the GPU waits for).
+// the next pass (docs/notes/frame-performance.md, what the GPU waits for).
 //
 // A mark also orders two threads' chains on the GPU: its QueuePoint makes another thread's queue
 // wait for it, where the host would wait for the whole chain.

@@ -1,15 +1,15 @@
 // Bytes read back from a backend's memory while the host goes on queuing work: Start queues the
-// copy behind the GPU work this host thread has queued so far and returns at once; Wait returns
-// the bytes once they have arrived. A builder that sizes its next step from a count can so queue
-// the rest of the current step before it waits, and the GPU does not idle while the host wakes
-// up; a renderer can queue its next frame while the last one's image travels. On the GPU the
-// bytes land in page-locked memory, and then a one-block kernel writes the copy's number into it
-// (mapped), which Wait watches: the host sees them as they land, where a copy engine's copy started
-// about 5 us after the kernel before it and an event's wait returned about 4 us after the copy
-// (docs/benchmarks.md, what the GPU waits for). The few bytes of a count are copied by that kernel
-// too; more (an image) by a copy engine, which crosses the bus at its full speed. A one-block
-// pass that computes the bytes may write them itself instead (StartFromPass), which saves the
-// copy kernel's launch after it. On the CPU backend Start copies at once. One copy at a time.
+// copy behind the GPU work this host thread has queued so far and returns at once; Wait returns the
+// bytes once they have arrived. A builder that sizes its next step from a count can so queue the
+// rest of the current step before it waits, and the GPU does not idle while the host wakes up; a
+// renderer can queue its next frame while the last one's image travels. On the GPU the bytes land
+// in page-locked memory, and then a one-block kernel writes the copy's number into it (mapped),
+// which Wait watches: the host sees them as they land, where a copy engine's copy started about 5
+// us after the kernel before it and an event's wait returned about 4 us after the copy
+// (docs/notes/frame-performance.md, what the GPU waits for). The few bytes of a count are copied by
+// that kernel too; more (an image) by a copy engine, which crosses the bus at its full speed. A
+// one-block pass that computes the bytes may write them itself instead (StartFromPass), which saves
+// the copy kernel's launch after it. On the CPU backend Start copies at once. One copy at a time.
 #pragma once
 
 #include <cstddef>

@@ -3,7 +3,7 @@
 // the bytes as soon as they are written rather than after a copy engine's copy and an event. The
 // kernel goes at the device's highest priority and may start early (core/launch.h): it is one
 // block that a waiting host needs, where at the stream's own priority it waited behind the blocks
-// of other streams' passes (docs/benchmarks.md, read-backs without a copy kernel).
+// of other streams' passes (docs/notes/frame-performance.md, read-backs without a copy kernel).
 #include <cstdint>
 
 #include "core/cuda_check.h"

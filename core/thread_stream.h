@@ -13,8 +13,8 @@ void* ThreadStream();
 // of passes that others run beside: the project's kernels take their backend's priority at each
 // launch (core/launch.h), but CUB's kernels and the fills take their stream's, which on a thread's
 // default stream is the lowest, so they queued behind the blocks of a lower chain's kernels
-// launched before them (docs/benchmarks.md, the photon chain's stream). get() is null in a build
-// without CUDA or where gpu is false.
+// launched before them (docs/notes/frame-performance.md, the photon chain's stream). get() is null
+// in a build without CUDA or where gpu is false.
 class PriorityStream {
 public:
     explicit PriorityStream(bool gpu);

@@ -7,7 +7,7 @@
 //
 // Either side spins (yielding the core) for up to kSpin before it sleeps on a hand-over, so that a
 // frame hands its eye passes over and takes them back within microseconds: a sleeping thread took
-// 40-90 us to wake while the GPU waited (docs/benchmarks.md, what the GPU waits for).
+// 40-90 us to wake while the GPU waited (docs/notes/frame-performance.md, what the GPU waits for).
 #pragma once
 
 #include <atomic>

@@ -36,7 +36,7 @@ bool ShowsLight(const RenderSettings& settings) {
 // A frame's projection maps in the backend's memory. They are built and uploaded again only when
 // the lights, the specular objects' bounds or the scene's bounds differ from those they were built
 // for: a still light costs a frame nothing, where building its maps took the host 0.14-0.24 ms
-// while the GPU waited (docs/benchmarks.md, what the GPU waits for).
+// while the GPU waited (docs/notes/frame-performance.md, what the GPU waits for).
 class EmissionBuffers {
 public:
     EmissionBuffers(const Backend& b, EmissionCoverage coverage)
@@ -372,7 +372,7 @@ void FrameRenderer::AddSample() {
         const int bounced = eye_timer.End(&PassTimes::bounces, traced);
         RunShadowPass(s.eye_backend, scene, s.lights.span(), s.shadow_rays_per_end, key, s.eye);
         // Here, not before the search: where the photon chain is the longer one (the ring, the pool,
-        // the prism: docs/benchmarks.md), the queries are gathered while it runs.
+        // the prism: docs/notes/frame-performance.md), the queries are gathered while it runs.
         RunCausticQueriesPass(s.eye_backend, s.eye);
         s.eye_done = eye_timer.clock().Point(eye_timer.End(&PassTimes::shadow, bounced));
     };

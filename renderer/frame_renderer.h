@@ -32,7 +32,7 @@ struct RenderSettings {
     ToneMap tone_map = ToneMap::None;  // applied after the exposure, before the sRGB encoding
     PhotonFilter filter = PhotonFilter::Cone;
     // How the caustic gather finds its k photons: the exact search was faster than Algorithm 6 on
-    // the GPU and the CPU (docs/benchmarks.md).
+    // the GPU and the CPU (docs/notes/photon-knn-performance.md).
     KnnMethod knn = KnnMethod::Exact;
     // Caustic queries gather photons within this fraction of the scene's diagonal at most.
     float max_radius_fraction = 0.02f;
@@ -68,8 +68,8 @@ struct RenderSettings {
 
 // geometry_ahead_sms for a sequence on 'backend': 16 on a GPU of at least 64 SMs (on an H200's 132,
 // 16 gave each of the five scenes measured its shortest frames or, by the mean of two rounds,
-// within 4% of them: docs/benchmarks.md, the frame pipeline); 0 on the CPU and on smaller GPUs,
-// where no share was measured.
+// within 4% of them: docs/notes/frame-performance.md, the frame pipeline); 0 on the CPU and on
+// smaller GPUs, where no share was measured.
 int DefaultGeometryAheadSms(const Backend& backend);
 
 // What turns the mean of the samples into the image: the exposure (the debug views' colours are

@@ -125,7 +125,7 @@ struct WorkCount {
 // Calls visit(const TreePoint&, float dist2) for every point of leaf n, in order. The points are
 // loaded kLeafBatch at a time, so that a GPU thread waits for one batch's loads at once, not for
 // each point's (the exact KNN's point loop stalled on every load, docs/notes/photon-knn-performance.md §8).
-// Eight measured faster than four (docs/benchmarks.md, frames: run 233).
+// Eight measured faster than four (docs/notes/frame-performance.md, run 233).
 constexpr uint32_t kLeafBatch = 8;
 
 template <class Visit>

@@ -601,9 +601,9 @@ void PointTreeBuilder::Build(Span<const Vec3> positions, PointTree& out) {
                            m.work[0].data()});
     const PointCoords points{m.coords.data(), n};
     // All lists in one sort of five passes, where a sort a list took four each: at a frame's few
-    // hundred thousand photons the launches, not the bytes, take the time (docs/benchmarks.md).
-    // Its last pass may write the other working lists (free again after the Morton sort); they
-    // then swap places rather than copy.
+    // hundred thousand photons the launches, not the bytes, take the time
+    // (docs/notes/photon-knn-performance.md). Its last pass may write the other working lists (free
+    // again after the Morton sort); they then swap places rather than copy.
     if (listed != 0) {
         const int list_bits = axes.count > 1 ? int(HighestBit(axes.count - 1)) + 1 : 0;
         const Span<uint32_t> sorted = SortValuesByKey(b, m.axis_keys.span(), m.work[0].span().subspan(0, list_items),

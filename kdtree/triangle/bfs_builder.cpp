@@ -486,7 +486,7 @@ struct LargeChildrenPass {
 // block's barriers, with no read-back between the levels. The last levels of a build are such
 // levels (the Cornell box's last twelve of 28 at the default 1,024). The limit is measured: one
 // block's levels cost more than launches' once they have a few thousand entries (H200, 2026-11-27,
-// docs/benchmarks.md).
+// docs/notes/triangle-tree-performance.md).
 constexpr uint32_t kMaxRunLevels = 256;  // a level is at least one deeper than the one before
 
 // The host's loop variables, which a run starts from and ends with, and what it adds to the stats.
@@ -1082,7 +1082,8 @@ struct CopyStoreLeaves {
 // ---- Work-list storage -------------------------------------------------------------------------
 
 // Grows b to n items. Past its capacity it takes an eighth more than n, as the stage area's lists
-// do, not the double that Buffer::Resize takes (docs/benchmarks.md, the build's memory).
+// do, not the double that Buffer::Resize takes (docs/notes/triangle-tree-performance.md, the
+// build's memory).
 template <class T>
 void Grow(Buffer<T>& b, size_t n, bool keep) {
     if (b.size() >= n) return;
@@ -1104,8 +1105,8 @@ size_t Bytes(const std::vector<Buffer<T>>& v) {
 
 // The lists' columns, each in a StageArea: those of one stage (the large-node stage's entry and
 // node lists; the small-node stage's node lists, its batch's roots, boxes and masks; the output
-// stage's subtree sizes) share one allocation, which the next stage takes over (docs/benchmarks.md,
-// the build's memory).
+// stage's subtree sizes) share one allocation, which the next stage takes over
+// (docs/notes/triangle-tree-performance.md, the build's memory).
 std::vector<size_t> Widths(size_t n, size_t bytes) { return std::vector<size_t>(n, bytes); }
 
 // Triangle references: tri, box[6].

@@ -13,7 +13,7 @@ struct SahParams {
     // straddles a split may be kept in a child it misses (Zhou et al. 2008 keep it in both). With
     // this on, each such triangle is tested against both children's cells and kept only where it
     // reaches: on a gear's long cap triangles the SAH cost falls from 1.07 to 1.04 times the exact
-    // builder's (docs/benchmarks.md, flat faces).
+    // builder's (docs/notes/triangle-tree-performance.md, flat faces).
     bool test_small_stage_straddlers = true;
     // Large nodes of at most this many entries choose their split by the SAH over their box faces
     // (bfs_binned_sah.h); larger ones split at the spatial median (Zhou et al. 2008). 0: always the
@@ -21,11 +21,11 @@ struct SahParams {
     int binned_sah_max_entries = 1024;
     // The small-node stage takes its roots in batches of at most about this many triangle
     // references (a root is never split), so that the references' roots and boxes and their split
-    // candidates' masks (124 bytes a reference) and the small-node lists are held for one batch at a
-    // time: a generated scene of up to about 1.8M triangles (1.65 references a triangle) is one
+    // candidates' masks (124 bytes a reference) and the small-node lists are held for one batch at
+    // a time: a generated scene of up to about 1.8M triangles (1.65 references a triangle) is one
     // batch. With 3M, the small-node stage of 10M triangles fits in the work memory that the
-    // large-node stage leaves it (docs/benchmarks.md, the build's memory). The tree does not depend
-    // on it.
+    // large-node stage leaves it (docs/notes/triangle-tree-performance.md, the build's memory). The
+    // tree does not depend on it.
     int small_stage_batch_entries = 3000000;
     // Triangles of a large node are processed in chunks of this size (Zhou et al. 2008, 256).
     int chunk_size = 256;

@@ -24,7 +24,7 @@ namespace caustica {
 // interpolating along a segment, as clipping the polygon plane by plane (Sutherland and Hodgman
 // 1974) finds them, whose corners a GPU thread held in arrays in slow local memory. Here every value
 // is a register: the entries' classification of a 1M-triangle build 2.03 -> 1.56 ms (0.65 with the
-// boxes cut at the plane, not clipped; H100, docs/benchmarks.md).
+// boxes cut at the plane, not clipped; H100, docs/notes/triangle-tree-performance.md).
 CA_HD inline Aabb WidenedClippedTriangleBounds(const Triangle& t, const Aabb& box) {
     Aabb result;
     // Min and max by comparison rather than fminf/fmaxf, whose choice between -0 and +0 differs
