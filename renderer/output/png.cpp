@@ -51,7 +51,8 @@ Band DeflateBand(const uint8_t* rgb, int width, int first_row, int rows, bool la
     const size_t row = 3 * size_t(width);
     Band band;
     band.filtered = (row + 1) * size_t(rows);
-    const size_t room = deflateBound(&stream, uLong(band.filtered)) + 16;  // and the sync flush's 5 bytes
+    // deflateBound and room for the band's sync flush (5 bytes), which one call to deflate finishes.
+    const size_t room = deflateBound(&stream, uLong(band.filtered)) + 16;
     const std::unique_ptr<unsigned char[]> compressed(new unsigned char[room]);
     std::vector<unsigned char> line(row + 1);
     int status = Z_OK;
@@ -69,7 +70,7 @@ Band DeflateBand(const uint8_t* rgb, int width, int first_row, int rows, bool la
             stream.next_out = compressed.get() + stream.total_out;
             stream.avail_out = uInt(std::min<size_t>(room - stream.total_out, std::numeric_limits<uInt>::max()));
             status = deflate(&stream, flush);
-        } while (status == Z_OK && (stream.avail_in > 0 || flush == Z_FINISH || stream.avail_out == 0));
+        } while (status == Z_OK && (stream.avail_in > 0 || flush == Z_FINISH));
     }
     band.deflated.assign(reinterpret_cast<const char*>(compressed.get()), stream.total_out);
     deflateEnd(&stream);
