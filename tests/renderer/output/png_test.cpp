@@ -76,7 +76,8 @@ TEST(Png, TheBandsJoinIntoOneZlibStreamWithItsChecksum) {
     const size_t filtered = size_t(kHeight) * (3 * kWidth + 1);
     std::vector<unsigned char> rows(filtered + 1);
     uLongf size = uLongf(rows.size());
-    ASSERT_EQ(uncompress(rows.data(), &size, reinterpret_cast<const Bytef*>(stream.data()), uLong(stream.size())), Z_OK);
+    const auto* deflated = reinterpret_cast<const Bytef*>(stream.data());
+    ASSERT_EQ(uncompress(rows.data(), &size, deflated, uLong(stream.size())), Z_OK);
     EXPECT_EQ(size_t(size), filtered);
     for (int y = 0; y < kHeight; ++y) {
         const unsigned char* row = rows.data() + size_t(y) * (3 * kWidth + 1);
