@@ -58,6 +58,15 @@ CA_HD void ForBlockChunks(const Lanes& lanes, const ChunkKeys& keys, uint32_t bl
     for (uint32_t c = first + lanes.Lane(); c < first + kChunksABlock; c += Lanes::kCount) visit(c, keys(c));
 }
 
+// count[key] = the block's chunks of each key, in the block's shared memory; both passes start so.
+template <class Lanes>
+CA_HD void CountBlockChunks(const Lanes& lanes, const ChunkKeys& keys, uint32_t block, uint32_t* count) {
+    for (uint32_t k = lanes.Lane(); k < kChunkCostLevels; k += Lanes::kCount) count[k] = 0;
+    lanes.Sync();
+    ForBlockChunks(lanes, keys, block, [&](uint32_t, uint32_t key) { CountInto(count, key); });
+    lanes.Sync();
+}
+
 // The first of the two passes that order a use's chunks (ChunkQueue::RunOwner), a block for each
 // kChunksABlock chunks: counts[key] gets the chunks of each key (counts start at 0). A block of
 // 1,024 lanes over all the ring's 65K chunks took 78 us on the GPU
@@ -72,10 +81,7 @@ struct CountChunkKeys {
 
     template <class Lanes>
     CA_HD void Run(const Lanes& lanes, Scratch& s, uint32_t block) const {
-        for (uint32_t k = lanes.Lane(); k < kChunkCostLevels; k += Lanes::kCount) s.count[k] = 0;
-        lanes.Sync();
-        ForBlockChunks(lanes, keys, block, [&](uint32_t, uint32_t key) { CountInto(s.count, key); });
-        lanes.Sync();
+        CountBlockChunks(lanes, keys, block, s.count);
         for (uint32_t k = lanes.Lane(); k < kChunkCostLevels; k += Lanes::kCount)
             if (s.count[k] > 0) AtomicAdd(counts + k, s.count[k]);
     }
@@ -96,11 +102,8 @@ struct PlaceChunks {
 
     template <class Lanes>
     CA_HD void Run(const Lanes& lanes, Scratch& s, uint32_t block) const {
-        for (uint32_t k = lanes.Lane(); k < kChunkCostLevels; k += Lanes::kCount) s.count[k] = 0;
         ExclusiveScanInRounds(lanes, counts, s.first, kChunkCostLevels);
-        lanes.Sync();
-        ForBlockChunks(lanes, keys, block, [&](uint32_t, uint32_t key) { CountInto(s.count, key); });
-        lanes.Sync();
+        CountBlockChunks(lanes, keys, block, s.count);
         for (uint32_t k = lanes.Lane(); k < kChunkCostLevels; k += Lanes::kCount) {
             if (s.count[k] > 0) s.first[k] += AtomicAdd(placed + k, s.count[k]);
             s.count[k] = 0;
