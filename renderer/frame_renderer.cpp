@@ -183,7 +183,8 @@ struct FrameRenderer::State {
     // passes, its eye passes (the second thread's). times() reads them into 'times'.
     PassTimer prepare_timer, sample_timer, eye_timer;
     bool eye_chain = false;  // the last sample's eye passes ran as a chain of their own (eye_timer)
-    QueuePoint eye_done;     // the eye passes' chain after the sample's last eye pass
+    QueuePoint queries_ready;  // the eye passes' chain after the caustic queries, before its shadow pass
+    QueuePoint eye_done;       // the eye passes' chain after the sample's last eye pass
     // The next frame's geometry, prepared while a sample's last passes run (PrepareGeometryAhead):
     // on the GPU its passes run on the first of two shares of the SMs and the sample's passes
     // after both chains' on the second, where they do not hold every SM until their last wave.
@@ -370,10 +371,9 @@ void FrameRenderer::AddSample() {
         if (traversal_cost) return;  // the heat map replaces the rest of the sample
         RunBouncePasses(s.eye_backend, scene, s.lights.span(), s.EyeTree(), key, s.eye);
         const int bounced = eye_timer.End(&PassTimes::bounces, traced);
-        RunShadowPass(s.eye_backend, scene, s.lights.span(), s.shadow_rays_per_end, key, s.eye);
-        // Here, not before the search: where the photon chain is the longer one (the ring, the pool,
-        // the prism: docs/notes/frame-performance.md), the queries are gathered while it runs.
         RunCausticQueriesPass(s.eye_backend, s.eye);
+        s.queries_ready = eye_timer.clock().Point(eye_timer.Mark());
+        RunShadowPass(s.eye_backend, scene, s.lights.span(), s.shadow_rays_per_end, key, s.eye);
         s.eye_done = eye_timer.clock().Point(eye_timer.End(&PassTimes::shadow, bounced));
     };
     if (s.eye_thread) s.eye_thread->Start(eye_passes);
@@ -416,10 +416,8 @@ void FrameRenderer::AddSample() {
         on_share.emplace(s.shares->SecondStream());
         photons_done.WaitHere();
     }
-    s.eye_done.WaitHere();
-    mark = timer.Mark();
-    s.scene_released = timer.clock().Point(mark);
     if (traversal_cost) {
+        s.eye_done.WaitHere();
         RunTraversalCostPass(s.backend, scene, s.eye);
         s.scene_released = timer.clock().Point(timer.Mark());
         ++s.samples;
@@ -434,7 +432,16 @@ void FrameRenderer::AddSample() {
     knn.k = s.settings.k;
     knn.max_radius = s.max_radius;
     const float radius_scale = s.settings.progressive ? ProgressiveRadiusScale(sample, s.settings.alpha) : 1.0f;
+    // The search needs the eye chain's queries, not its shadow rays. Without a share for the next
+    // frame's geometry it runs beside the shadow pass (the Cornell box's frames one after another
+    // 6.4 -> 6.0 ms); with one, after it, as the geometry ahead waits for every pass that reads the
+    // tree: there the shadow rays beside the search held up the search and that build
+    // (docs/notes/frame-performance.md).
+    (s.shares ? s.eye_done : s.queries_ready).WaitHere();
+    mark = timer.Mark();
     RunCausticPass(s.backend, s.photon_map, knn, s.settings.filter, radius_scale, s.eye, &s.caustic_join);
+    s.eye_done.WaitHere();
+    s.scene_released = timer.clock().Point(s.shares ? mark : timer.Mark());
     // The ambient term stands in for indirect light: where that is computed, adding it would count
     // indirect light twice.
     const Rgb ambient = indirect ? Rgb(0.0f) : s.ambient;

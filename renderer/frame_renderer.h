@@ -87,8 +87,8 @@ void ScaleSumToImage(Image& sum, uint32_t samples, float display_scale);
 // water placed on the device, and geometry_tree: of the last Prepare), from where its chain's queue
 // stood when the pass was queued to where it stood after (core/pass_clock.h). On the GPU the eye,
 // bounce and shadow passes run beside photon tracing and the photon tree, so the frame takes less
-// than the sum. shadow also holds the gathering of the caustic search's queries, which ends the
-// eye passes' chain.
+// than the sum. shadow also holds the gathering of the caustic search's queries, just before the
+// shadow rays, which end the eye passes' chain.
 struct PassTimes {
     double moving_geometry = 0, geometry_tree = 0, photon_trace = 0, photon_tree = 0, global_trace = 0, global_tree = 0,
            eye = 0, bounces = 0, shadow = 0, shade = 0, indirect = 0, composite = 0;
