@@ -60,6 +60,10 @@ Backend Backend::Cpu() { return Backend(DeviceKind::Cpu, Priority::Highest, -1);
 
 Backend Backend::Background() const { return Backend(kind_, Priority::Lowest, device_); }
 
+Backend Backend::Sibling() const {
+    return Backend(kind_, background_ ? Priority::Lowest : Priority::Highest, device_);
+}
+
 #if CAUSTICA_WITH_CUDA
 namespace {
 int CurrentDevice() {

@@ -47,6 +47,9 @@ public:
     // take the lowest priority, this one's the highest, so the background chain fills the SMs
     // that this one leaves idle rather than slowing it down.
     Backend Background() const;
+    // Another backend on the same device with its own scratch and this one's launch priority, for
+    // a chain that a third host thread issues (the next frame's geometry, renderer/frame_renderer.h).
+    Backend Sibling() const;
     // The priority of this backend's kernel launches (core/launch.h; lower numbers go first).
     int LaunchPriority() const { return launch_priority_; }
     // Whether it is a Background() backend.

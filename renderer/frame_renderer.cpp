@@ -108,6 +108,22 @@ void LeaveStream(std::optional<ThreadStreamScope>& on_stream, PassTimer& timer) 
     done.WaitHere();
 }
 
+// A frame's geometry in the backend's memory: what PrepareGeometry uploads and places, and its tree.
+struct FrameGeometry {
+    Buffer<Triangle> triangles;
+    Buffer<TriangleShading> shading;
+    uint64_t id = 0;  // the FrameInput's whose triangles and shading these are
+    Buffer<float> heightfield_base, heightfield_heights;
+    Buffer<SineWave> waves;
+    Buffer<Triangle> moving_base;
+    Buffer<TriangleShading> moving_base_shading;
+    SahTree tree;
+
+    explicit FrameGeometry(const Backend& b)
+        : triangles(b), shading(b), heightfield_base(b), heightfield_heights(b), waves(b), moving_base(b),
+          moving_base_shading(b), tree(b) {}
+};
+
 }  // namespace
 
 int DefaultGeometryAheadSms(const Backend& backend) {
@@ -127,16 +143,12 @@ struct FrameRenderer::State {
     CameraView camera;
     Rgb ambient;
     float max_radius = 0;
-    // The scene, in the backend's memory.
-    Buffer<Triangle> triangles;
-    Buffer<TriangleShading> shading;
-    uint64_t geometry_id = 0;  // the FrameInput's whose triangles and shading these are
+    // The frame's geometry is one of two: the next frame's (PrepareGeometryAhead) is placed and
+    // built in the other while this frame's passes read theirs.
+    FrameGeometry geometries[2];
+    int current = 0;  // the frame's: geometries[current]
     std::vector<HeightfieldView> heightfields;  // generated over their triangles every Prepare
-    Buffer<float> heightfield_base, heightfield_heights;
-    Buffer<SineWave> waves;
     std::vector<MovingObjectView> moving_objects;  // placed over their triangles every Prepare
-    Buffer<Triangle> moving_base;
-    Buffer<TriangleShading> moving_base_shading;
     Buffer<SurfaceMaterial> materials;
     Buffer<TextureView> textures;
     Buffer<uint32_t> texels;
@@ -150,8 +162,10 @@ struct FrameRenderer::State {
     uint32_t shadow_rays_per_end = 0;
     EmissionBuffers emission, global_emission;
     // Trees, photons and passes.
+    // The geometry's passes and tree builds have a backend of their own (scratch): the next frame's
+    // are issued from a third host thread while this one issues the sample's passes.
+    Backend geometry_backend;
     BfsSahBuilder geometry_builder;
-    SahTree geometry_tree;
     PhotonTracer photon_tracer;
     Buffer<Photon> photons;
     PhotonMap photon_map;
@@ -165,7 +179,7 @@ struct FrameRenderer::State {
     IndirectState indirect;
     // The caustic search's chunks, handed out slowest first by the last sample's times; where the
     // next frame's tree is built ahead on the first share (PrepareGeometryAhead), that share joins
-    // the search once the build is done, where its SMs would otherwise idle until the frame ends.
+    // the search once the build is done (JoinGeometryAhead).
     KnnJoin caustic_join;
     Buffer<Rgb> sum;
     std::unique_ptr<Readback> sum_download;  // StartSampleSumDownload's copy of 'sum'
@@ -185,27 +199,50 @@ struct FrameRenderer::State {
     bool eye_chain = false;  // the last sample's eye passes ran as a chain of their own (eye_timer)
     QueuePoint queries_ready;  // the eye passes' chain after the caustic queries, before its shadow pass
     QueuePoint eye_done;       // the eye passes' chain after the sample's last eye pass
-    // The next frame's geometry, prepared while a sample's last passes run (PrepareGeometryAhead):
+    // The next frame's geometry, prepared while the frame's first sample runs (PrepareGeometryAhead):
     // on the GPU its passes run on the first of two shares of the SMs and the sample's passes
     // after both chains' on the second, where they do not hold every SM until their last wave.
     std::unique_ptr<SmShares> shares;  // on the GPU with RenderSettings::geometry_ahead_sms
     int shares_sms = 0;                // the SMs asked for the first share
-    QueuePoint scene_released;  // after the sample's last pass that reads the triangles or their tree
-    QueuePoint geometry_ready;  // after the geometry prepared ahead
+    PriorityStream ahead_stream;       // the geometry ahead's on the GPU without shares
+    PassClock prepare_clock;   // marks prepared
+    QueuePoint prepared;       // after Prepare: the frames before are done, the frame's tree built
+    QueuePoint geometry_ready;  // after the last geometry placed and built
     uint64_t ahead_geometry_id = 0;  // the frame whose geometry is prepared ahead; 0: none
     double ahead_time = 0;
+    bool ahead_issued = false;  // the geometry ahead's passes are all queued (its thread waited for)
     PassTimes times;
-    std::unique_ptr<WorkerThread> eye_thread;  // last: it finishes its task before the rest goes
+    // Last: they finish their tasks before the rest goes.
+    std::unique_ptr<WorkerThread> eye_thread;
+    std::unique_ptr<WorkerThread> ahead_thread;  // issues the geometry prepared ahead
 
     explicit State(const Backend& b)
-        : backend(b), triangles(b), shading(b), heightfield_base(b), heightfield_heights(b), waves(b), moving_base(b),
-          moving_base_shading(b), materials(b), textures(b), texels(b), environment_texels(b), spectrum(b), lights(b),
-          emission(b, EmissionCoverage::TowardSpecular), global_emission(b, EmissionCoverage::Everywhere),
-          geometry_builder(b), geometry_tree(b), photon_tracer(b), photons(b), photon_map(b), global_tracer(b),
+        : backend(b), geometries{FrameGeometry(b), FrameGeometry(b)}, materials(b), textures(b), texels(b),
+          environment_texels(b), spectrum(b), lights(b), emission(b, EmissionCoverage::TowardSpecular),
+          global_emission(b, EmissionCoverage::Everywhere), geometry_backend(b.Sibling()),
+          geometry_builder(geometry_backend), photon_tracer(b), photons(b), photon_map(b), global_tracer(b),
           global_photons(b), global_normals(b), global_map(b), eye(b), indirect(b), caustic_join(b), sum(b), display(b),
           eye_backend(b.Background()), photon_stream(b.IsGpu()), prepare_timer(b), sample_timer(b),
-          eye_timer(eye_backend),
-          eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
+          eye_timer(eye_backend), ahead_stream(b.IsGpu()), prepare_clock(b),
+          eye_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr),
+          ahead_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
+
+    // Waits until the geometry prepared ahead is queued (its thread's read-backs done); rethrows its
+    // error.
+    void WaitForAheadIssued() {
+        if (ahead_geometry_id == 0 || ahead_issued) return;
+        ahead_issued = true;
+        if (ahead_thread) ahead_thread->Wait();
+    }
+    // After the first sample's caustic search is queued, the same, and the first share joins the
+    // search after the geometry's build, where its SMs would idle until the frame's end.
+    void JoinGeometryAhead() {
+        if (ahead_geometry_id == 0 || ahead_issued) return;
+        WaitForAheadIssued();
+        if (!shares) return;
+        const ThreadStreamScope first(shares->FirstStream());
+        caustic_join.Join(shares->FirstSms());
+    }
 
     // The views that show one photon query's value per pixel follow one path per pixel: a sum over a
     // ray tree would blend their colours. Without glass no path splits: the passes need not prepare
@@ -220,10 +257,11 @@ struct FrameRenderer::State {
     float DisplayScale() const { return caustica::DisplayScale(settings); }
 
     SceneView View() const {
+        const FrameGeometry& g = geometries[current];
         EnvironmentView sky = environment;
         sky.texels = environment_texels.span();
-        return {triangles.span(), shading.span(), materials.span(), textures.span(), texels.span(),
-                geometry_tree.View(), sky, SpectrumView{dispersive ? spectrum.span() : Span<const Rgb>()}};
+        return {g.triangles.span(), g.shading.span(), materials.span(), textures.span(), texels.span(),
+                g.tree.View(), sky, SpectrumView{dispersive ? spectrum.span() : Span<const Rgb>()}};
     }
 };
 
@@ -244,22 +282,24 @@ void FrameRenderer::SetMaterials(const SceneMaterials& materials) {
     if (s.dispersive && s.spectrum.size() == 0) s.spectrum.Upload(SpectralRgbTable());
 }
 
-// The frame's triangles in place (uploaded when they changed, moving objects and water placed at
-// its time) and their tree built, timed by the prepare timer, on the calling thread's stream.
-void FrameRenderer::PrepareGeometry(const FrameInput& frame) {
+// The frame's triangles in place in geometries[geometry] (uploaded when they changed, moving
+// objects and water placed at its time) and their tree built, timed by the prepare timer, on the
+// calling thread's stream.
+void FrameRenderer::PrepareGeometry(const FrameInput& frame, int geometry) {
     State& s = *state_;
-    if (frame.geometry_id == 0 || frame.geometry_id != s.geometry_id) {
-        s.triangles.Upload(frame.triangles);
-        s.shading.Upload(frame.shading);
-        s.heightfield_base.Upload(frame.heightfield_base);
-        s.waves.Upload(frame.waves);
-        s.moving_base.Upload(frame.moving_base);
-        s.moving_base_shading.Upload(frame.moving_base_shading);
+    FrameGeometry& g = s.geometries[geometry];
+    if (frame.geometry_id == 0 || frame.geometry_id != g.id) {
+        g.triangles.Upload(frame.triangles);
+        g.shading.Upload(frame.shading);
+        g.heightfield_base.Upload(frame.heightfield_base);
+        g.waves.Upload(frame.waves);
+        g.moving_base.Upload(frame.moving_base);
+        g.moving_base_shading.Upload(frame.moving_base_shading);
         size_t vertices = 0;
         for (const HeightfieldView& f : frame.heightfields)
             vertices = std::max(vertices, size_t(f.grid.quads_x + 1) * (f.grid.quads_z + 1));
-        s.heightfield_heights.Resize(vertices, false);
-        s.geometry_id = frame.geometry_id;
+        g.heightfield_heights.Resize(vertices, false);
+        g.id = frame.geometry_id;
     }
     // The placements change every frame; what they place was uploaded with the geometry.
     s.heightfields = frame.heightfields;
@@ -267,26 +307,34 @@ void FrameRenderer::PrepareGeometry(const FrameInput& frame) {
     s.prepare_timer.Clear();
     if (!s.heightfields.empty() || !s.moving_objects.empty()) {
         const int start = s.prepare_timer.Mark();
-        RunMovingObjectPasses(s.backend, s.moving_objects, s.moving_base.span(), s.moving_base_shading.span(),
-                              s.triangles.span(), s.shading.span());
-        RunHeightfieldPasses(s.backend, s.heightfields, s.heightfield_base.span(), s.waves.span(), frame.time,
-                             s.heightfield_heights.span(), s.triangles.span(), s.shading.span());
+        RunMovingObjectPasses(s.geometry_backend, s.moving_objects, g.moving_base.span(),
+                              g.moving_base_shading.span(), g.triangles.span(), g.shading.span());
+        RunHeightfieldPasses(s.geometry_backend, s.heightfields, g.heightfield_base.span(), g.waves.span(),
+                             frame.time, g.heightfield_heights.span(), g.triangles.span(), g.shading.span());
         s.prepare_timer.End(&PassTimes::moving_geometry, start);
     }
     const int tree_start = s.prepare_timer.Mark();
-    s.geometry_builder.Build(s.triangles.span(), s.geometry_tree);
+    s.geometry_builder.Build(g.triangles.span(), g.tree);
     s.geometry_ready = s.prepare_timer.clock().Point(s.prepare_timer.End(&PassTimes::geometry_tree, tree_start));
 }
 
 void FrameRenderer::PrepareGeometryAhead(const FrameInput& next) {
     State& s = *state_;
     CA_CHECK_MSG(next.geometry_id != 0, "geometry prepared ahead must be named (FrameInput::geometry_id)");
-    const ThreadStreamScope scope(s.shares ? s.shares->FirstStream() : ThreadStream());
-    s.scene_released.WaitHere();
-    PrepareGeometry(next);
-    if (s.shares) s.caustic_join.Join(s.shares->FirstSms());
+    CA_CHECK_MSG(s.ahead_geometry_id == 0 && s.samples == 0,
+                 "PrepareGeometryAhead comes after Prepare, before the frame's samples, once a frame");
     s.ahead_geometry_id = next.geometry_id;
     s.ahead_time = next.time;
+    s.ahead_issued = false;
+    const int geometry = 1 - s.current;
+    void* stream = s.shares ? s.shares->FirstStream() : s.ahead_stream.get();
+    auto issue = [this, &s, &next, geometry, stream] {
+        const ThreadStreamScope scope(stream);
+        s.prepared.WaitHere();
+        PrepareGeometry(next, geometry);
+    };
+    if (s.ahead_thread) s.ahead_thread->Start(issue);
+    else issue();
 }
 
 void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& settings) {
@@ -295,6 +343,7 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
     s.camera = frame.camera;
     s.ambient = frame.ambient;
     s.max_radius = settings.max_radius_fraction * Length(frame.bounds.Extent());
+    s.WaitForAheadIssued();  // before its share may go
     const int ahead_sms = s.backend.IsGpu() ? settings.geometry_ahead_sms : 0;
     if (ahead_sms != s.shares_sms) {
         s.shares = ahead_sms > 0 ? std::make_unique<SmShares>(s.backend.device(), ahead_sms) : nullptr;
@@ -304,9 +353,10 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
         CA_CHECK_MSG(frame.geometry_id == s.ahead_geometry_id && frame.time == s.ahead_time,
                      "Prepare after PrepareGeometryAhead takes the frame whose geometry was prepared");
         s.ahead_geometry_id = 0;
+        s.current = 1 - s.current;
         s.geometry_ready.WaitHere();
     } else {
-        PrepareGeometry(frame);
+        PrepareGeometry(frame, s.current);
     }
     std::vector<LightSource> frame_lights = frame.lights;
     for (LightSource& l : frame_lights) l.shadow_rays = l.IsArea() ? uint32_t(settings.shadow_samples) : 1u;
@@ -325,12 +375,12 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
     s.sum.FillBytes(0);
     s.display.Resize(pixels, false);
     s.samples = 0;
+    s.prepare_clock.Clear();
+    s.prepared = s.prepare_clock.Point(s.prepare_clock.Mark());
 }
 
 void FrameRenderer::AddSample() {
     State& s = *state_;
-    CA_CHECK_MSG(s.ahead_geometry_id == 0,
-                 "AddSample after PrepareGeometryAhead: the next frame's Prepare comes first");
     const SceneView scene = s.View();
     const uint32_t sample = s.settings.first_sample + s.samples;
     const SampleKey key{s.settings.seed, sample};
@@ -346,7 +396,7 @@ void FrameRenderer::AddSample() {
         const int traced = timer.End(&PassTimes::eye, start);
         RunPathTracePass(s.backend, scene, s.lights.span(), s.settings.max_bounces, key, s.eye);
         const int shaded = timer.End(&PassTimes::shade, traced);
-        s.scene_released = timer.clock().Point(shaded);
+        s.JoinGeometryAhead();
         ++s.samples;
         RunCompositePass(s.backend, s.eye, s.sum.span(), s.samples, s.DisplayScale(), DisplayToneMap(s.settings),
                          s.display.span());
@@ -419,7 +469,7 @@ void FrameRenderer::AddSample() {
     if (traversal_cost) {
         s.eye_done.WaitHere();
         RunTraversalCostPass(s.backend, scene, s.eye);
-        s.scene_released = timer.clock().Point(timer.Mark());
+        s.JoinGeometryAhead();
         ++s.samples;
         RunCompositePass(s.backend, s.eye, s.sum.span(), s.samples, s.DisplayScale(), DisplayToneMap(s.settings),
                          s.display.span());
@@ -432,16 +482,13 @@ void FrameRenderer::AddSample() {
     knn.k = s.settings.k;
     knn.max_radius = s.max_radius;
     const float radius_scale = s.settings.progressive ? ProgressiveRadiusScale(sample, s.settings.alpha) : 1.0f;
-    // The search needs the eye chain's queries, not its shadow rays. Without a share for the next
-    // frame's geometry it runs beside the shadow pass (the Cornell box's frames one after another
-    // 6.4 -> 6.0 ms); with one, after it, as the geometry ahead waits for every pass that reads the
-    // tree: there the shadow rays beside the search held up the search and that build
-    // (docs/notes/frame-performance.md).
-    (s.shares ? s.eye_done : s.queries_ready).WaitHere();
+    // The search needs the eye chain's queries, not its shadow rays: it runs beside the shadow pass
+    // (the Cornell box's frames one after another 6.4 -> 5.9 ms; docs/notes/frame-performance.md).
+    s.queries_ready.WaitHere();
     mark = timer.Mark();
     RunCausticPass(s.backend, s.photon_map, knn, s.settings.filter, radius_scale, s.eye, &s.caustic_join);
+    s.JoinGeometryAhead();
     s.eye_done.WaitHere();
-    s.scene_released = timer.clock().Point(s.shares ? mark : timer.Mark());
     // The ambient term stands in for indirect light: where that is computed, adding it would count
     // indirect light twice.
     const Rgb ambient = indirect ? Rgb(0.0f) : s.ambient;
@@ -456,7 +503,6 @@ void FrameRenderer::AddSample() {
             const GatherMaps maps{&s.global_map, global_knn, &s.photon_map, knn, s.settings.filter, radius_scale};
             RunFinalGatherPasses(s.backend, scene, s.lights.span(), s.settings.max_bounces, s.settings.gather_rays,
                                  key, maps, s.eye, s.indirect);
-            s.scene_released = timer.clock().Point(timer.Mark());
         } else {
             RunIndirectEstimatePass(s.backend, s.global_map, global_knn, s.settings.filter, radius_scale, s.eye,
                                     s.indirect);
@@ -475,9 +521,12 @@ void FrameRenderer::AddSample() {
 }
 
 void FrameRenderer::Synchronize() const {
-    const State& s = *state_;
+    State& s = *state_;
+    s.WaitForAheadIssued();
     s.backend.Synchronize();
     if (s.shares) s.shares->Synchronize();
+    const ThreadStreamScope ahead(s.ahead_stream.get());
+    s.geometry_backend.Synchronize();
 }
 
 uint32_t FrameRenderer::samples() const { return state_->samples; }

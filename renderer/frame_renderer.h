@@ -61,7 +61,7 @@ struct RenderSettings {
     // devices or processes keep their random numbers (keyed by the sample's index in the whole).
     uint32_t first_sample = 0;
     // On the GPU, the SMs (rounded up to the driver's granularity) that the next frame's geometry
-    // tree gets while a sample's last passes run on the rest (FrameRenderer::PrepareGeometryAhead);
+    // tree gets while a sample runs, its last passes on the rest (FrameRenderer::PrepareGeometryAhead);
     // 0: no split, every pass may use every SM.
     int geometry_ahead_sms = 0;
 };
@@ -105,11 +105,13 @@ public:
     void Prepare(const FrameInput& frame, const RenderSettings& settings);
     // Renders one more sample into the accumulation.
     void AddSample();
-    // Places the next frame's geometry and builds its tree while the last sample's caustic search
-    // and shading still run: on the GPU beside them, on geometry_ahead_sms SMs while they keep the
-    // rest (core/sm_share.h), once the sample's passes that read this frame's geometry are done.
-    // The next call must be Prepare(next) (next named by a geometry_id), which then finds the
-    // geometry ready; the frames are those of Prepare alone (on the CPU bit for bit, on the GPU
+    // Places the next frame's geometry and builds its tree while the frame's first sample runs:
+    // called after Prepare, before AddSample. On the GPU another host thread issues it, on
+    // geometry_ahead_sms SMs (core/sm_share.h) beside the sample's passes, which keep the rest
+    // for their last passes; those SMs then join the sample's caustic search. It goes to a second
+    // set of buffers (the frames alternate between two), so it waits for no pass of this frame.
+    // 'next' must stay as it is until Prepare(next) (next named by a geometry_id), which then finds
+    // the geometry ready; the frames are those of Prepare alone (on the CPU bit for bit, on the GPU
     // within its rounding). A sequence of frames so hides the tree's build, a chain of short
     // launches, behind the passes that fill the GPU.
     void PrepareGeometryAhead(const FrameInput& next);
@@ -151,7 +153,7 @@ public:
     std::vector<FirstHit> FirstHits() const;
 
 private:
-    void PrepareGeometry(const FrameInput& frame);
+    void PrepareGeometry(const FrameInput& frame, int geometry);
 
     struct State;
     std::unique_ptr<State> state_;

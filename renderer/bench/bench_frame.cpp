@@ -77,8 +77,9 @@ int BenchFrameMain(const std::vector<std::string>& args) {
     parser.Option("--frames", "F", "timed frames (after one warm-up frame)", &frames);
     parser.Option("--json", "FILE", "also write the results as JSON", &json_path);
     parser.Option("--ahead-sms", "N",
-                  "on the GPU, build each next frame's geometry tree on N SMs while the frame's caustic search "
-                  "and shading run on the others (FrameRenderer::PrepareGeometryAhead); 0: one frame after another "
+                  "on the GPU, build each next frame's geometry tree on N SMs while the frame's sample runs, its "
+                  "caustic search and shading on the others (FrameRenderer::PrepareGeometryAhead); 0: one frame "
+                  "after another "
                   "(the CPU's only choice). Default: 16 on a GPU of at least 64 SMs, else 0",
                   &ahead_sms);
     parser.Flag("--display",
@@ -148,18 +149,18 @@ int BenchFrameMain(const std::vector<std::string>& args) {
         renderer.Prepare(input, settings);
         width = input.camera.width;
         height = input.camera.height;
+        if (ahead_sms > 0 && f + 1 < frames) {  // 'input' is replaced by the next frame's
+            const auto evaluate = std::chrono::steady_clock::now();
+            const FrameInput& next = scene_frames.At(frame_time(f + 1));
+            animate_ms += since(evaluate);
+            renderer.PrepareGeometryAhead(next);
+        }
         renderer.AddSample();
         double display_ms = 0;
         if (display) {
             const auto read = std::chrono::steady_clock::now();
             renderer.DisplayPixels();
             display_ms = since(read);
-        }
-        if (ahead_sms > 0 && f + 1 < frames) {
-            const auto evaluate = std::chrono::steady_clock::now();
-            const FrameInput& next = scene_frames.At(frame_time(f + 1));
-            animate_ms += since(evaluate);
-            renderer.PrepareGeometryAhead(next);
         }
         renderer.Synchronize();
         const double frame_ms = since(start);

@@ -30,8 +30,8 @@ struct DeviceRenderer {
         settings.first_sample = first_sample;
         renderer.Prepare(prepared_ahead ? frames.input() : InputOf(frame), settings);
     }
-    // Prepares 'next''s geometry while the last sample's search and shading run: on a GPU of enough
-    // SMs on a share of them (DefaultGeometryAheadSms), elsewhere queued behind them.
+    // Prepares 'next''s geometry while the frame's first sample runs (before it): on a GPU from
+    // another host thread, on a share of the SMs where the GPU has enough (DefaultGeometryAheadSms).
     void PrepareAhead(int next) { renderer.PrepareGeometryAhead(InputOf(next)); }
 
     const Scene& scene;
@@ -81,13 +81,16 @@ void RenderFrames(const Scene& scene, const RenderOptions& options, const std::v
         r.settings.geometry_ahead_sms = DefaultGeometryAheadSms(backend);
         // Each frame's sum travels to the host behind its last sample, and a thread of the device's
         // own copies it out and delivers it (a 1080p frame's copy took 3.4 ms of an H200 host's
-        // 7.5 ms a frame when this thread did it) while this one prepares the next frame's geometry
-        // (on a GPU during the last sample's search and shading) and renders it. The device takes
-        // its next frame before that, so it never holds more than one frame ahead.
+        // 7.5 ms a frame when this thread did it) while this one renders the next frame, whose
+        // geometry was prepared during this frame's first sample. The device takes its next frame
+        // as it begins one, so it never holds more than one frame ahead.
         WorkerThread hand_over;
         bool prepared_ahead = false;
         for (size_t i = next++; i < frames.size() && !stop;) {
             r.Prepare(frames[i], span.first, prepared_ahead);
+            const size_t following = next++;
+            prepared_ahead = following < frames.size();
+            if (prepared_ahead) r.PrepareAhead(frames[following]);
             for (uint32_t s = 0; s < span.count && !stop; ++s) r.renderer.AddSample();
             if (stop) return;
             hand_over.Wait();  // the last frame's sum copied out: the renderer downloads one at a time
@@ -97,9 +100,6 @@ void RenderFrames(const Scene& scene, const RenderOptions& options, const std::v
                 r.renderer.FinishSampleSumDownload(sum);
                 deliver(device, frame, std::move(sum));
             });
-            const size_t following = next++;
-            prepared_ahead = following < frames.size();
-            if (prepared_ahead) r.PrepareAhead(frames[following]);
             i = following;
         }
         hand_over.Wait();

@@ -38,8 +38,8 @@ using FrameSink = std::function<void(int device, int frame, Image sum)>;
 
 // Renders the span's samples of each frame of 'frames', the frames going to the devices through a
 // shared queue, and hands each frame's sum to 'deliver' as it is done. Each device prepares its
-// next frame's geometry while the frame's last sample is shaded (FrameRenderer::
-// PrepareGeometryAhead; on a GPU of enough SMs on a share of them, DefaultGeometryAheadSms), and
+// next frame's geometry while the frame's first sample runs (FrameRenderer::PrepareGeometryAhead;
+// on a GPU of enough SMs on a share of them, DefaultGeometryAheadSms), and
 // hands a frame's sum over while its next frame renders (FrameRenderer::StartSampleSumDownload);
 // the frames are those of frames prepared in turn. The sums are downloaded into images taken from
 // 'sums', to which 'deliver' may give them back.

@@ -192,8 +192,8 @@ TEST(FrameGpuPaths, WarmFramesWithIndirectLightAllocateNothing) {
     EXPECT_EQ(DeviceMemoryCounters().current_device_bytes, bytes);
 }
 
-// The next frame's geometry built on a share of the SMs while the frame's last passes run on the
-// rest (FrameRenderer::PrepareGeometryAhead) gives the frames of a renderer that prepares each
+// The next frame's geometry built on a share of the SMs while the frame's sample runs on the rest
+// (FrameRenderer::PrepareGeometryAhead) gives the frames of a renderer that prepares each
 // frame in turn, which the CPU's frames equal (above).
 TEST(FrameGpuPaths, GeometryAheadOnAShareOfTheSmsGivesTheSameFrames) {
     CA_REQUIRE_GPU(gpu);
@@ -229,8 +229,8 @@ TEST(FrameGpuPaths, WarmFramesWithGeometryAheadAllocateNothing) {
     renderer.Prepare(frames.At(0.0), settings);
     size_t bytes = 0;
     for (int f = 1; f <= 8; ++f) {
-        renderer.AddSample();
         renderer.PrepareGeometryAhead(frames.At(0.0));
+        renderer.AddSample();
         renderer.Prepare(frames.input(), settings);
         if (f == 4) bytes = DeviceMemoryCounters().current_device_bytes;
     }

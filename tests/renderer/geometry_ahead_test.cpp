@@ -1,4 +1,4 @@
-// The next frame's geometry prepared while a frame's last passes run (FrameRenderer::
+// The next frame's geometry prepared while a frame's sample runs (FrameRenderer::
 // PrepareGeometryAhead) gives the frames of a renderer that prepares each frame's geometry in turn,
 // bit for bit; and the renderer refuses the calls that would render with the wrong geometry.
 #include <gtest/gtest.h>
@@ -31,7 +31,7 @@ TEST(GeometryAhead, MovingObjectsGiveTheSameFrames) { ExpectSameFramesAhead(Ship
 
 TEST(GeometryAhead, MovingWaterGivesTheSameFrames) { ExpectSameFramesAhead(Shipped("pool.yaml")); }
 
-TEST(GeometryAhead, TheNextCallMustBeThePreparedFramesPrepare) {
+TEST(GeometryAhead, ComesBeforeTheSamplesAndTheNextPrepareTakesIt) {
     const Scene scene = Shipped("orbit.yaml");
     const RenderOptions options = testing::SmallFrame(2000, 16, 9);
     const Backend cpu = Backend::Cpu();
@@ -39,10 +39,15 @@ TEST(GeometryAhead, TheNextCallMustBeThePreparedFramesPrepare) {
     FrameRenderer renderer(cpu);
     renderer.SetMaterials(ToSceneMaterials(scene));
     SceneFrames frames(scene, MakeImageSize(options));
-    renderer.Prepare(frames.At(0.0), settings);
+    const FrameInput first = frames.At(0.0);
+    renderer.Prepare(first, settings);
     renderer.AddSample();
+    EXPECT_THROW(renderer.PrepareGeometryAhead(frames.At(1.0)), RuntimeError);  // after a sample
+    renderer.Prepare(first, settings);
     renderer.PrepareGeometryAhead(frames.At(1.0));
-    EXPECT_THROW(renderer.AddSample(), RuntimeError);  // this frame's geometry is gone
+    EXPECT_THROW(renderer.PrepareGeometryAhead(frames.At(1.0)), RuntimeError);  // once a frame
+    renderer.AddSample();
+    renderer.AddSample();
     const FrameInput other = ToFrameInput(scene, EvaluateScene(scene, 2.0), MakeImageSize(options));
     EXPECT_THROW(renderer.Prepare(other, settings), RuntimeError);
     renderer.Prepare(frames.input(), settings);

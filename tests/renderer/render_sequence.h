@@ -1,6 +1,6 @@
 // Renders the first frames of a scene's animation for tests, one sample each, as bench frame does:
-// one frame after another, or with each next frame's geometry prepared while the frame's last
-// passes run (FrameRenderer::PrepareGeometryAhead).
+// one frame after another, or with each next frame's geometry prepared while the frame's sample
+// runs (FrameRenderer::PrepareGeometryAhead).
 #pragma once
 
 #include <vector>
@@ -25,9 +25,9 @@ inline std::vector<Image> RenderSequence(const Backend& backend, const Scene& sc
     for (int f = 0; f < frames; ++f) {
         renderer.Prepare(ahead && f > 0 ? scene_frames.input() : scene_frames.At(f / scene.settings.frame_rate),
                          settings);
-        renderer.AddSample();
         if (ahead && f + 1 < frames)
             renderer.PrepareGeometryAhead(scene_frames.At((f + 1) / scene.settings.frame_rate));
+        renderer.AddSample();
         images.push_back(renderer.CurrentImage());
     }
     return images;
