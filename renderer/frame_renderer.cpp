@@ -147,8 +147,10 @@ struct FrameRenderer::State {
     // built in the other while this frame's passes read theirs.
     FrameGeometry geometries[2];
     int current = 0;  // the frame's: geometries[current]
+    // The placements of the geometry being prepared (UploadGeometry), at placement_time.
     std::vector<HeightfieldView> heightfields;  // generated over their triangles every Prepare
     std::vector<MovingObjectView> moving_objects;  // placed over their triangles every Prepare
+    double placement_time = 0;
     Buffer<SurfaceMaterial> materials;
     Buffer<TextureView> textures;
     Buffer<uint32_t> texels;
@@ -282,10 +284,10 @@ void FrameRenderer::SetMaterials(const SceneMaterials& materials) {
     if (s.dispersive && s.spectrum.size() == 0) s.spectrum.Upload(SpectralRgbTable());
 }
 
-// The frame's triangles in place in geometries[geometry] (uploaded when they changed, moving
-// objects and water placed at its time) and their tree built, timed by the prepare timer, on the
-// calling thread's stream.
-void FrameRenderer::PrepareGeometry(const FrameInput& frame, int geometry) {
+// The frame's geometry uploaded into geometries[geometry] where it changed, on the calling thread's
+// stream, and its placements kept for PlaceAndBuildGeometry: once this returns, 'frame' is no
+// longer read.
+void FrameRenderer::UploadGeometry(const FrameInput& frame, int geometry) {
     State& s = *state_;
     FrameGeometry& g = s.geometries[geometry];
     if (frame.geometry_id == 0 || frame.geometry_id != g.id) {
@@ -304,13 +306,21 @@ void FrameRenderer::PrepareGeometry(const FrameInput& frame, int geometry) {
     // The placements change every frame; what they place was uploaded with the geometry.
     s.heightfields = frame.heightfields;
     s.moving_objects = frame.moving_objects;
+    s.placement_time = frame.time;
+}
+
+// geometries[geometry]'s moving objects and water placed at the last UploadGeometry's time and its
+// tree built, timed by the prepare timer, on the calling thread's stream.
+void FrameRenderer::PlaceAndBuildGeometry(int geometry) {
+    State& s = *state_;
+    FrameGeometry& g = s.geometries[geometry];
     s.prepare_timer.Clear();
     if (!s.heightfields.empty() || !s.moving_objects.empty()) {
         const int start = s.prepare_timer.Mark();
         RunMovingObjectPasses(s.geometry_backend, s.moving_objects, g.moving_base.span(),
                               g.moving_base_shading.span(), g.triangles.span(), g.shading.span());
         RunHeightfieldPasses(s.geometry_backend, s.heightfields, g.heightfield_base.span(), g.waves.span(),
-                             frame.time, g.heightfield_heights.span(), g.triangles.span(), g.shading.span());
+                             s.placement_time, g.heightfield_heights.span(), g.triangles.span(), g.shading.span());
         s.prepare_timer.End(&PassTimes::moving_geometry, start);
     }
     const int tree_start = s.prepare_timer.Mark();
@@ -328,10 +338,14 @@ void FrameRenderer::PrepareGeometryAhead(const FrameInput& next) {
     s.ahead_issued = false;
     const int geometry = 1 - s.current;
     void* stream = s.shares ? s.shares->FirstStream() : s.ahead_stream.get();
-    auto issue = [this, &s, &next, geometry, stream] {
+    {
         const ThreadStreamScope scope(stream);
         s.prepared.WaitHere();
-        PrepareGeometry(next, geometry);
+        UploadGeometry(next, geometry);  // copies only where the geometry changed
+    }
+    auto issue = [this, geometry, stream] {
+        const ThreadStreamScope scope(stream);
+        PlaceAndBuildGeometry(geometry);
     };
     if (s.ahead_thread) s.ahead_thread->Start(issue);
     else issue();
@@ -356,7 +370,8 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
         s.current = 1 - s.current;
         s.geometry_ready.WaitHere();
     } else {
-        PrepareGeometry(frame, s.current);
+        UploadGeometry(frame, s.current);
+        PlaceAndBuildGeometry(s.current);
     }
     std::vector<LightSource> frame_lights = frame.lights;
     for (LightSource& l : frame_lights) l.shadow_rays = l.IsArea() ? uint32_t(settings.shadow_samples) : 1u;

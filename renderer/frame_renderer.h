@@ -110,7 +110,7 @@ public:
     // geometry_ahead_sms SMs (core/sm_share.h) beside the sample's passes, which keep the rest
     // for their last passes; those SMs then join the sample's caustic search. It goes to a second
     // set of buffers (the frames alternate between two), so it waits for no pass of this frame.
-    // 'next' must stay as it is until Prepare(next) (next named by a geometry_id), which then finds
+    // The next Prepare must take a frame equal to 'next' (named by a geometry_id) and then finds
     // the geometry ready; the frames are those of Prepare alone (on the CPU bit for bit, on the GPU
     // within its rounding). A sequence of frames so hides the tree's build, a chain of short
     // launches, behind the passes that fill the GPU.
@@ -153,7 +153,8 @@ public:
     std::vector<FirstHit> FirstHits() const;
 
 private:
-    void PrepareGeometry(const FrameInput& frame, int geometry);
+    void UploadGeometry(const FrameInput& frame, int geometry);
+    void PlaceAndBuildGeometry(int geometry);
 
     struct State;
     std::unique_ptr<State> state_;
