@@ -108,7 +108,8 @@ void LeaveStream(std::optional<ThreadStreamScope>& on_stream, PassTimer& timer) 
     done.WaitHere();
 }
 
-// A frame's geometry in the backend's memory: what PrepareGeometry uploads and places, and its tree.
+// A frame's geometry in the backend's memory: what UploadGeometry uploads and PlaceAndBuildGeometry
+// places, and its tree.
 struct FrameGeometry {
     Buffer<Triangle> triangles;
     Buffer<TriangleShading> shading;
@@ -357,7 +358,7 @@ void FrameRenderer::Prepare(const FrameInput& frame, const RenderSettings& setti
     s.camera = frame.camera;
     s.ambient = frame.ambient;
     s.max_radius = settings.max_radius_fraction * Length(frame.bounds.Extent());
-    s.WaitForAheadIssued();  // before its share may go
+    s.WaitForAheadIssued();  // its passes queued before their share may be replaced below
     const int ahead_sms = s.backend.IsGpu() ? settings.geometry_ahead_sms : 0;
     if (ahead_sms != s.shares_sms) {
         s.shares = ahead_sms > 0 ? std::make_unique<SmShares>(s.backend.device(), ahead_sms) : nullptr;
