@@ -7,8 +7,8 @@
 // into one zlib stream (each band ends on a byte boundary; the Adler-32s are combined), so that a
 // render's last frame and a still, which the render waits for, take a part of one core's time
 // (a 1080p frame of the pool in 9 ms on the development machine's 2 cores, where one stream took
-// 19); rendered frames' files grow by 0.1-0.3%. The bands' height is fixed, so a file's bytes do not depend on the
-// machine.
+// 19); rendered frames' files grow by 0.1-0.3%. The bands' height is fixed, so a file's bytes do
+// not depend on the machine.
 #pragma once
 
 #include <cstdint>
