@@ -22,6 +22,7 @@
 #include "core/float_key.h"
 #include "core/hd.h"
 #include "core/lanes.h"
+#include "core/rng.h"
 #include "kdtree/triangle/bfs_build_state.h"
 
 namespace caustica::bfs {
@@ -105,11 +106,42 @@ CA_HD inline SahPlane SahCandidatePlane(const SahBins& bins, const Aabb& cell, i
     return plane;
 }
 
+// The spatial median as a candidate beside the box faces (SplitLargeNodes): its cost, estimated
+// from the bins (an entry counts left when it starts in the cell's lower half, right when it ends
+// in the upper), is scaled by 'weight', so that a face is taken only where it costs less than
+// weight times the median's. axis -1: no such candidate.
+struct MedianCandidate {
+    int axis = -1;
+    float weight = 1.0f;
+};
+constexpr uint32_t kMedianCandidateId = 3 * kSahCandidatesPerAxis;
+
+// A node of more entries than this is binned from about this many of them: those whose triangle's
+// hash falls below a bound, a choice that does not depend on the entries' order (which differs from
+// one GPU build to the next). Its counts are then estimates, scaled to the node, and its bins take
+// about this many entries' atomic updates.
+constexpr uint32_t kSahSamples = 8192;
+
+// The bound on Pcg32Hash(triangle) of a node of 'count' entries' sample; ~0u: every entry.
+CA_HD inline uint32_t SahSampleBound(uint32_t count) {
+    return count <= kSahSamples ? ~0u : uint32_t((uint64_t(kSahSamples) << 32) / count);
+}
+
+// The SAH cost of splitting a cell of surface area 'area' at pos on axis a with left and right
+// entries of the sample, each standing for count_scale of the node's.
+CA_HD inline float SplitCost(const Aabb& cell, float area, int a, float pos, uint32_t left, uint32_t right,
+                             float count_scale, float cost_traversal, float cost_intersection) {
+    return cost_traversal * area +
+           cost_intersection * (cell.Half(a, pos, 0).SurfaceArea() * (float(left) * count_scale) +
+                                cell.Half(a, pos, 1).SurfaceArea() * (float(right) * count_scale));
+}
+
 // The cheaper of best and the candidates of axis a's bins, a bin a lane (all of them in turn for one
 // lane), for each lane: the lanes' answers are still to be combined.
 template <class Lanes>
 CA_HD SahCandidate CheapestInBins(const Lanes& lanes, const SahBins& bins, const Aabb& cell, int a, uint32_t count,
-                                  float cost_traversal, float cost_intersection, SahCandidate best) {
+                                  float count_scale, float cost_traversal, float cost_intersection,
+                                  MedianCandidate median, SahCandidate best) {
     const float area = cell.SurfaceArea();
     uint32_t starts_carry = 0, ends_carry = 0;
     for (uint32_t base = 0; base < kSahBins; base += Lanes::kCount) {
@@ -122,26 +154,34 @@ CA_HD SahCandidate CheapestInBins(const Lanes& lanes, const SahBins& bins, const
         for (int side = 0; side < 2; ++side) {
             const SahPlane p = SahCandidatePlane(bins, cell, a, b, side, starts_before, ends_before, count);
             if (!p.valid) continue;
-            const float cost = cost_traversal * area +
-                               cost_intersection * (cell.Half(a, p.pos, 0).SurfaceArea() * float(p.left) +
-                                                    cell.Half(a, p.pos, 1).SurfaceArea() * float(p.right));
+            const float cost =
+                SplitCost(cell, area, a, p.pos, p.left, p.right, count_scale, cost_traversal, cost_intersection);
             const uint32_t id = uint32_t(a) * kSahCandidatesPerAxis + 2 * b + uint32_t(side);
             const SahCandidate candidate{cost, id, p.pos, p.planar_side};
+            if (candidate < best) best = candidate;
+        }
+        if (a == median.axis && b == kSahBins / 2) {  // the bins' middle boundary is the median's plane
+            const float pos = 0.5f * (cell.lo[a] + cell.hi[a]);
+            const float cost = median.weight * SplitCost(cell, area, a, pos, starts_before, count - ends_before,
+                                                         count_scale, cost_traversal, cost_intersection);
+            const SahCandidate candidate{cost, kMedianCandidateId, pos, -1};
             if (candidate < best) best = candidate;
         }
     }
     return best;
 }
 
-// The cheapest candidate split of the entries [begin, begin + count) of a node with this cell, or
-// false when there is none (every face on the cell's boundary). Every lane returns the same answer.
-// The lanes (one, a warp, or a block's, which has more than there are bins: its first warp then
-// weighs the candidates) share the entries.
+// The cheapest candidate split of the entries [begin, begin + count) of a node with this cell (of
+// a sample of about kSahSamples of them where it has more), or false when there is none (every face
+// on the cell's boundary, and no median candidate). Every lane returns the same answer. The lanes
+// (one, a warp, or a block's, which has more than there are bins: its first warp then weighs the
+// candidates) share the entries.
 template <class Lanes>
 CA_HD bool ChooseBinnedSahSplit(const Lanes& lanes, SahBins& bins, const EntriesView& entries, uint32_t begin,
                                 uint32_t count, const Aabb& cell, float cost_traversal, float cost_intersection,
-                                int* axis_out, float* pos_out, int* planar_side_out) {
+                                MedianCandidate median, int* axis_out, float* pos_out, int* planar_side_out) {
     SahCandidate best{3.4e38f, ~0u, 0.0f, 0};
+    const uint32_t sample_bound = SahSampleBound(count);
     for (int a = 0; a < 3; ++a) {
         const float lo = cell.lo[a], hi = cell.hi[a];
         if (!(hi > lo)) continue;
@@ -153,7 +193,9 @@ CA_HD bool ChooseBinnedSahSplit(const Lanes& lanes, SahBins& bins, const Entries
         }
         lanes.Sync();
         for (uint32_t j = lanes.Lane(); j < count; j += Lanes::kCount) {
-            const float e_lo = entries.Bound(a, begin + j), e_hi = entries.Bound(3 + a, begin + j);
+            const uint32_t e = begin + j;
+            if (sample_bound != ~0u && Pcg32Hash(entries.tri[e]) >= sample_bound) continue;
+            const float e_lo = entries.Bound(a, e), e_hi = entries.Bound(3 + a, e);
             const uint32_t s = SahBin(e_lo, lo, scale), t = SahBin(e_hi, lo, scale);
             BinAdd<Lanes>(&bins.starts[s]);
             BinAdd<Lanes>(&bins.ends[t]);
@@ -161,10 +203,20 @@ CA_HD bool ChooseBinnedSahSplit(const Lanes& lanes, SahBins& bins, const Entries
             BinMax<Lanes>(&bins.highest[t], FloatKey(e_hi));
         }
         lanes.Sync();
-        if constexpr (Lanes::kCount <= kSahBins) {
-            best = CheapestInBins(lanes, bins, cell, a, count, cost_traversal, cost_intersection, best);
-        } else if (lanes.WarpIndex() == 0) {
-            best = CheapestInBins(lanes.Warp(), bins, cell, a, count, cost_traversal, cost_intersection, best);
+        uint32_t samples = count;
+        if (sample_bound != ~0u) {
+            samples = 0;
+            for (uint32_t b = 0; b < kSahBins; ++b) samples += bins.starts[b];
+        }
+        const float count_scale = samples == count ? 1.0f : float(count) / float(samples);
+        if (samples > 0) {  // an empty sample has no candidates
+            if constexpr (Lanes::kCount <= kSahBins) {
+                best = CheapestInBins(lanes, bins, cell, a, samples, count_scale, cost_traversal, cost_intersection,
+                                      median, best);
+            } else if (lanes.WarpIndex() == 0) {
+                best = CheapestInBins(lanes.Warp(), bins, cell, a, samples, count_scale, cost_traversal,
+                                      cost_intersection, median, best);
+            }
         }
         lanes.Sync();  // the bins serve the next axis
     }
@@ -179,7 +231,7 @@ CA_HD bool ChooseBinnedSahSplit(const Lanes& lanes, SahBins& bins, const Entries
         best = bins.best;
     }
     if (best.id == ~0u) return false;
-    *axis_out = int(best.id / kSahCandidatesPerAxis);
+    *axis_out = best.id == kMedianCandidateId ? median.axis : int(best.id / kSahCandidatesPerAxis);
     *pos_out = best.pos;
     *planar_side_out = best.planar_side;
     return true;

@@ -179,22 +179,32 @@ CA_HD inline bool UselessSplit(const LargeLevelView& v, uint32_t i, float cost_t
 
 // Chooses each node's split: empty space cut off while it exceeds Ce of the cell on a side (Zhou et
 // al. 2008, section 3.1, Fig. 2), then, for a node of at most binned_sah_max_entries entries, the
-// SAH's choice among its box faces (bfs_binned_sah.h), else the spatial median of the longest axis
-// (Zhou et al. 2008); or a leaf at the depth bound or for a box without extent. A warp (or one CPU
-// thread) a node: every lane works out the node's cell, lane 0 writes.
+// SAH's choice among its box faces (bfs_binned_sah.h); for a larger one of at most
+// median_or_sah_max_entries, the spatial median of the longest axis (Zhou et al. 2008) unless a box
+// face costs less than median_weight times the median; larger ones, the median. Or a leaf at the
+// depth bound or for a box without extent. A warp (or one CPU thread) a node: every lane works out
+// the node's cell, lane 0 writes.
 struct SplitLargeNodes {
     using Scratch = SahBins;
     LargeLevelView level;
     LevelTotals* totals;
     float empty_space_ratio;
     int max_depth;
-    uint32_t binned_sah_max_entries;
+    uint32_t binned_sah_max_entries, median_or_sah_max_entries;
+    float median_weight;
     float cost_traversal, cost_intersection;
     // At the entry bound every node becomes a leaf (LargeStage).
     CA_HD static SplitLargeNodes Of(const LargeLevelView& level, LevelTotals* totals, const SahParams& p,
                                     bool entry_bound) {
-        return {level, totals, p.empty_space_ratio, entry_bound ? 0 : p.max_depth, uint32_t(p.binned_sah_max_entries),
-                p.cost_traversal, p.cost_intersection};
+        return {level,
+                totals,
+                p.empty_space_ratio,
+                entry_bound ? 0 : p.max_depth,
+                uint32_t(p.binned_sah_max_entries),
+                uint32_t(p.median_or_sah_max_entries),
+                p.median_weight,
+                p.cost_traversal,
+                p.cost_intersection};
     }
     template <class Lanes>
     CA_HD void Run(const Lanes& lanes, SahBins& bins, uint32_t i) const {
@@ -252,9 +262,13 @@ struct SplitLargeNodes {
         int axis = cut.LongestAxis();
         float split = 0.5f * (cut.lo[axis] + cut.hi[axis]);
         int planar_side = -1;  // the median: triangles lying in its plane go to both sides
-        if (nodes.count[i] <= binned_sah_max_entries)
-            ChooseBinnedSahSplit(lanes, bins, level.cur, nodes.begin[i], nodes.count[i], cut, cost_traversal,
-                                 cost_intersection, &axis, &split, &planar_side);
+        const uint32_t count = nodes.count[i];
+        if (count <= binned_sah_max_entries || count <= median_or_sah_max_entries) {
+            const MedianCandidate median =
+                count <= binned_sah_max_entries ? MedianCandidate{} : MedianCandidate{axis, median_weight};
+            ChooseBinnedSahSplit(lanes, bins, level.cur, nodes.begin[i], count, cut, cost_traversal, cost_intersection,
+                                 median, &axis, &split, &planar_side);
+        }
         if (!writer) return;
         records.SetHead(rec, uint32_t(axis), uint32_t(depth), chain | uint32_t(cuts));
         records.SetSplit(rec, split);

@@ -15,6 +15,11 @@ std::string SahParamsProblem(const SahParams& p) {
         if (limit < 0) return Concat("the limits of work in one block must be at least 0, not ", limit);
     if (p.binned_sah_max_entries < 0)
         return Concat("the binned SAH's largest node must be at least 0 entries, not ", p.binned_sah_max_entries);
+    if (p.median_or_sah_max_entries < 0)
+        return Concat("the largest node that weighs the median against the SAH must be at least 0 entries, not ",
+                      p.median_or_sah_max_entries);
+    if (!(p.median_weight > 0.0f && p.median_weight <= 1.0f))
+        return Concat("the median's weight against the SAH must be in (0, 1], not ", p.median_weight);
     if (p.small_stage_batch_entries < 64)
         return Concat("the small-node stage's batches must hold at least 64 entries, not ", p.small_stage_batch_entries);
     if (!(p.empty_space_ratio >= 0.0f && p.empty_space_ratio < 1.0f))

@@ -19,6 +19,16 @@ struct SahParams {
     // (bfs_binned_sah.h); larger ones split at the spatial median (Zhou et al. 2008). 0: always the
     // median.
     int binned_sah_max_entries = 1024;
+    // Larger nodes of at most this many entries split at the spatial median unless a box face's
+    // SAH cost is less than median_weight times the median's (both estimated from a sample of
+    // their entries above 8,192: bfs_binned_sah.h). Without it, objects on a large floor are cut
+    // by median after median, the floor's triangles keeping every node from being empty space (a
+    // glass on a table: 1.45 times the exact builder's SAH cost; docs/notes/
+    // triangle-tree-performance.md). 0: the median alone. A weight of 0.9 brought the pool's tree
+    // from 1.03 to 1.00 times the exact builder's cost, but 2,000 boxes in one place took a third
+    // more large-node entries (tests/kdtree/triangle/coincident_build_test.cpp).
+    int median_or_sah_max_entries = 65536;
+    float median_weight = 0.8f;
     // The small-node stage takes its roots in batches of at most about this many triangle
     // references (a root is never split), so that the references' roots and boxes and their split
     // candidates' masks (124 bytes a reference) and the small-node lists are held for one batch at

@@ -45,6 +45,7 @@ struct Options {
     std::string traversal = TraversalVariantName(kDefaultTraversal);
     SahParams params;  // the limits of work in one block from the options, the rest the papers'
     std::string straddler_test = SahParams().test_small_stage_straddlers ? "on" : "off";
+    double median_weight = SahParams().median_weight;
     std::string json;
 };
 
@@ -198,6 +199,11 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
                   "large nodes of at most N entries choose their split by the SAH over their box faces, larger ones "
                   "at the spatial median; 0: always the median (Zhou et al. 2008)",
                   &opt.params.binned_sah_max_entries);
+    parser.Option("--median-or-sah-max-entries", "N",
+                  "larger large nodes of at most N entries split at the spatial median unless a box face's SAH cost "
+                  "is less than --median-weight times the median's; 0: always the median",
+                  &opt.params.median_or_sah_max_entries);
+    parser.Option("--median-weight", "W", "see --median-or-sah-max-entries, in (0, 1]", &opt.median_weight);
     parser.Option("--small-stage-batch-entries", "N",
                   "the small-node stage takes its roots in batches of about N triangle references, each holding "
                   "its references' roots and boxes and their split candidates' masks (124 bytes a reference) "
@@ -210,6 +216,7 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
     parser.Option("--json", "FILE", "also write the results as JSON", &opt.json);
     if (!parser.Parse(args)) return 0;
     opt.params.test_small_stage_straddlers = opt.straddler_test == "on";
+    opt.params.median_weight = float(opt.median_weight);
     if (parser.Given("--scene") && (parser.Given("--triangles") || parser.Given("--distribution")))
         throw InputError("caustica bench kdtree: give --scene or --triangles/--distribution, not both");
     if (opt.repeat < 1) throw InputError("caustica bench kdtree: --repeat must be at least 1");
@@ -414,6 +421,8 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         json.Key("small_levels_in_one_block_max").Integer(built.small_levels_in_one_block_max);
         json.Key("small_node_threshold").Integer(built.small_node_threshold);
         json.Key("binned_sah_max_entries").Integer(built.binned_sah_max_entries);
+        json.Key("median_or_sah_max_entries").Integer(built.median_or_sah_max_entries);
+        json.Key("median_weight").Number(built.median_weight);
         json.Key("test_small_stage_straddlers").Bool(built.test_small_stage_straddlers);
         json.Key("small_stage_batch_entries").Integer(built.small_stage_batch_entries);
         json.Key("scene").String(scene_name);

@@ -89,6 +89,9 @@ TEST(BenchKdTree, UsageErrorsAreInputErrors) {
     EXPECT_THROW(BenchKdTreeMain({"--large-levels-in-one-block", "-1"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--small-node-threshold", "65"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--binned-sah-max-entries", "-1"}), InputError);
+    EXPECT_THROW(BenchKdTreeMain({"--median-or-sah-max-entries", "-1"}), InputError);
+    EXPECT_THROW(BenchKdTreeMain({"--median-weight", "0"}), InputError);
+    EXPECT_THROW(BenchKdTreeMain({"--median-weight", "1.5"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--small-stage-batch-entries", "63"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--small-stage-straddler-test", "yes"}), InputError);
 }
@@ -99,12 +102,14 @@ TEST(BenchKdTree, BuilderParametersReachTheBuilder) {
     ASSERT_NO_FATAL_FAILURE(RunWritingJson({"--triangles", "3000", "--device", "cpu", "--repeat", "1", "--rays", "400",
                                             "--children-in-one-block", "0", "--large-levels-in-one-block", "77",
                                             "--small-levels-in-one-block", "5", "--small-node-threshold", "64",
-                                            "--binned-sah-max-entries", "0", "--small-stage-straddler-test", "off",
+                                            "--binned-sah-max-entries", "0", "--median-or-sah-max-entries", "2000",
+                                            "--median-weight", "0.5", "--small-stage-straddler-test", "off",
                                             "--small-stage-batch-entries", "1000"},
                                            "caustica_bench_kdtree_block_test.json", &text));
     for (const char* key : {"\"children_in_one_block_max\": 0,", "\"large_levels_in_one_block_max\": 77,",
                             "\"small_levels_in_one_block_max\": 5,", "\"small_node_threshold\": 64,",
-                            "\"binned_sah_max_entries\": 0,", "\"test_small_stage_straddlers\": false,",
+                            "\"binned_sah_max_entries\": 0,", "\"median_or_sah_max_entries\": 2000,",
+                            "\"median_weight\": 0.5,", "\"test_small_stage_straddlers\": false,",
                             "\"small_stage_batch_entries\": 1000,", "\"hit_mismatches\": 0,"})
         EXPECT_NE(text.find(key), std::string::npos) << key << " missing in\n" << text;
 }
