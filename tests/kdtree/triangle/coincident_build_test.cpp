@@ -35,16 +35,14 @@ void ExpectComplete(const SahTree& tree, const std::vector<Triangle>& tris) {
 // Before the useless-split rules, 120,000 coincident triangles took 34 times as long as 120,000
 // spread ones on the CPU (20.8 s against 0.61): levels halved cells towards points where copies
 // touch them, down to the depth bound. Now the tree over copies of a box
-// does not depend on how many copies there are where every split above binned_sah_max_entries is a
-// median (as every split above median_or_sah_max_entries is by default: a million triangles are
-// 83,333 copies), so the work per triangle does not either: the build is linear in the copies.
+// does not depend on how many copies there are (above SahParams::binned_sah_max_entries, where
+// every split is a median), so the work per triangle does not either: the build is linear in the
+// copies.
 TEST(CoincidentBuild, BfsMillionCoincidentTrianglesBuildLikeSpreadOnes) {
     const std::vector<Triangle> spread = InstancedMeshScene(1000000, 1);
     const std::vector<Triangle> coincident = CoincidentBoxes(1000000), fewer = CoincidentBoxes(12000);
     const Backend cpu = Backend::Cpu();
-    SahParams median_above_binned;
-    median_above_binned.median_or_sah_max_entries = 0;
-    BfsSahBuilder builder(cpu, median_above_binned);
+    BfsSahBuilder builder(cpu);
     SahTree tree(cpu);
     builder.Build(Span<const Triangle>(fewer), tree);
     const BfsBuildStats fewer_stats = builder.stats();

@@ -55,9 +55,10 @@ TEST(FlatFaces, EveryMeshIsWithinFivePercentOfTheExactBuilder) {
 // Small objects on a floor a few hundred times their size (a glass on a table): the median splits
 // of the first levels, above binned_sah_max_entries, cut through the objects, and the floor's two
 // triangles keep every node from being empty space, so Zhou et al.'s cuts of empty space never
-// take the objects out. The SAH's faces taken where they cost less than 0.8 times the median
-// (SahParams::median_or_sah_max_entries) bring the ball to the exact builder's cost; the ring and
-// ball stay 5.8% above it even with the SAH alone (its 32 bins an axis over the floor's width).
+// take the objects out. Taking the SAH's faces where they cost less than 0.8 times the median
+// (SahParams::median_or_sah_max_entries, off by default for its build time) brings the ball to
+// the exact builder's cost; the ring and ball stay 6-8% above it even with the SAH alone (its 32
+// bins an axis over the floor's width).
 struct FloorMesh {
     FlatMesh mesh;
     double bound, median_alone_above;  // measured: 1.0000 and 1.4160; 1.0777 and 1.1480
@@ -76,12 +77,12 @@ std::vector<FloorMesh> ObjectsOnAFloor() {
 }
 
 TEST(FlatFaces, ObjectsOnAFloorNeedTheSahAboveTheBinnedSahLimit) {
-    SahParams median_alone;
-    median_alone.median_or_sah_max_entries = 0;
+    SahParams median_or_sah;
+    median_or_sah.median_or_sah_max_entries = 65536;
     for (const FloorMesh& m : ObjectsOnAFloor()) {
         SCOPED_TRACE(m.mesh.name);
-        EXPECT_LE(SahRatio(m.mesh, {}), m.bound);
-        EXPECT_GT(SahRatio(m.mesh, median_alone), m.median_alone_above);
+        EXPECT_LE(SahRatio(m.mesh, median_or_sah), m.bound);
+        EXPECT_GT(SahRatio(m.mesh, {}), m.median_alone_above);  // the default: the median alone
     }
 }
 
