@@ -1,6 +1,7 @@
 // Internal to the BFS builder: the split of a large node of at most SahParams::binned_sah_max_entries
 // entries, chosen by the SAH over its entries' box faces, found through bins (Wald 2007's binning,
-// with each bin's extreme faces as the candidates rather than its boundaries).
+// with each bin's extreme faces as the candidates rather than its boundaries); for a node of up to
+// median_or_sah_max_entries, the same choice with the spatial median as a weighted candidate.
 //
 // Zhou et al. 2008 split every large node at the spatial median, which on machined parts cuts
 // through a plate instead of between two, and keeps a flat face's triangles on both sides. Each
