@@ -231,18 +231,17 @@ struct FrameRenderer::State {
           ahead_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
 
     // Waits until the geometry prepared ahead is queued (its thread's read-backs done); rethrows its
-    // error.
-    void WaitForAheadIssued() {
-        if (ahead_geometry_id == 0 || ahead_issued) return;
+    // error. Returns whether it was still to wait for.
+    bool WaitForAheadIssued() {
+        if (ahead_geometry_id == 0 || ahead_issued) return false;
         ahead_issued = true;
         if (ahead_thread) ahead_thread->Wait();
+        return true;
     }
     // After the first sample's caustic search is queued, the same, and the first share joins the
     // search after the geometry's build, where its SMs would idle until the frame's end.
     void JoinGeometryAhead() {
-        if (ahead_geometry_id == 0 || ahead_issued) return;
-        WaitForAheadIssued();
-        if (!shares) return;
+        if (!WaitForAheadIssued() || !shares) return;
         const ThreadStreamScope first(shares->FirstStream());
         caustic_join.Join(shares->FirstSms());
     }

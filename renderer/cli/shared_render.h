@@ -49,9 +49,9 @@ void RenderFrames(const Scene& scene, const RenderOptions& options, const std::v
 // Writer threads for a render's frames of frame_bytes each beside 'devices' devices: the cores
 // that the devices' two host threads each leave (a frame's passes run in two chains; a third
 // issues the next frame's geometry and a fourth hands the frames over, each a few ms a frame),
-// from 1 to 16, and no more than keep
-// kImageWriterBytes of frames in memory with the three of each device beside the writers' (one in
-// the writers' queue, one its hand-over holds while the queue is full, one in its download buffer).
+// from 1 to 16, and no more than keep kImageWriterBytes of frames in memory with the three of each
+// device beside the writers' (one in the writers' queue, one its hand-over holds while the queue
+// is full, one in its download buffer).
 constexpr size_t kImageWriterBytes = size_t(4) << 30;
 int ImageWriterThreads(int devices, size_t frame_bytes);
 
