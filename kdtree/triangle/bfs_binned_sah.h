@@ -1,7 +1,8 @@
 // Internal to the BFS builder: the split of a large node of at most SahParams::binned_sah_max_entries
 // entries, chosen by the SAH over its entries' box faces, found through bins (Wald 2007's binning,
 // with each bin's extreme faces as the candidates rather than its boundaries); for a node of up to
-// median_or_sah_max_entries, the same choice with the spatial median as a weighted candidate.
+// median_or_sah_max_entries, the same choice with the spatial median as a weighted candidate, from
+// bins that the level's chunks gather on the whole GPU.
 //
 // Zhou et al. 2008 split every large node at the spatial median, which on machined parts cuts
 // through a plate instead of between two, and keeps a flat face's triangles on both sides. Each
@@ -10,8 +11,9 @@
 // right) and the highest upper face (they go left). Counts on the far side of a candidate are
 // exact; an entry of the same bin that may fall on either side is counted on both. The lanes of a
 // warp, a block or a part of one (or one CPU thread) share a node; the bins live in their scratch,
-// an axis at a time. Counts and faces do not depend on the order of the lanes' updates and ties go
-// to the lowest candidate, so the CPU and the GPU choose the same split. Splits on the cell's own
+// an axis at a time, or, gathered by chunks, in the level's bins (NodeSahBins). Counts and faces do
+// not depend on the order of the lanes' updates and ties go to the lowest candidate, so the CPU and
+// the GPU choose the same split. Splits on the cell's own
 // faces (a flat child for the triangles lying in one) were tried and left out: on a gear they
 // raised the SAH cost from 1.07 to 1.10 times the exact builder's and helped none of the
 // flat-faced meshes.
@@ -23,7 +25,6 @@
 #include "core/float_key.h"
 #include "core/hd.h"
 #include "core/lanes.h"
-#include "core/rng.h"
 #include "kdtree/triangle/bfs_build_state.h"
 
 namespace caustica::bfs {
@@ -63,21 +64,20 @@ struct SahPlane {
     bool valid;
 };
 
-// The bins' updates: atomic where lanes share them, plain for one lane (the CPU).
-template <class Lanes>
-CA_HD void BinAdd(uint32_t* p) {
-    if constexpr (Lanes::kCount == 1) ++*p;
-    else AtomicAdd(p, 1u);
-}
-template <class Lanes>
-CA_HD void BinMin(uint32_t* p, uint32_t v) {
-    if constexpr (Lanes::kCount == 1) *p = v < *p ? v : *p;
-    else AtomicMin(p, v);
-}
-template <class Lanes>
-CA_HD void BinMax(uint32_t* p, uint32_t v) {
-    if constexpr (Lanes::kCount == 1) *p = v > *p ? v : *p;
-    else AtomicMax(p, v);
+// An entry's update of a bin: one more entry, and its face kept where it is the lowest (kLowest)
+// or the highest; atomic where lanes share the bins, plain for one lane (a CPU thread). Lanes of a
+// warp that fall in one bin were tried combining their updates first (__match_any_sync and
+// __reduce_min_sync) and made every build slower (the bunny's 1.51 -> 1.76 ms, H200).
+template <class Lanes, bool kLowest>
+CA_HD void BinUpdate(uint32_t* counts, uint32_t* faces, uint32_t bin, uint32_t key) {
+    if constexpr (Lanes::kCount == 1) {
+        ++counts[bin];
+        faces[bin] = (kLowest ? key < faces[bin] : key > faces[bin]) ? key : faces[bin];
+    } else {
+        AtomicAdd(&counts[bin], 1u);
+        if (kLowest) AtomicMin(&faces[bin], key);
+        else AtomicMax(&faces[bin], key);
+    }
 }
 
 CA_HD inline uint32_t SahBin(float x, float lo, float scale) {
@@ -117,32 +117,20 @@ struct MedianCandidate {
 };
 constexpr uint32_t kMedianCandidateId = 3 * kSahCandidatesPerAxis;
 
-// A node of more entries than this is binned from about this many of them: those whose triangle's
-// hash falls below a bound, a choice that does not depend on the entries' order (which differs from
-// one GPU build to the next). Its counts are then estimates, scaled to the node, and its bins take
-// about this many entries' atomic updates.
-constexpr uint32_t kSahSamples = 8192;
-
-// The bound on Pcg32Hash(triangle) of a node of 'count' entries' sample; ~0u: every entry.
-CA_HD inline uint32_t SahSampleBound(uint32_t count) {
-    return count <= kSahSamples ? ~0u : uint32_t((uint64_t(kSahSamples) << 32) / count);
-}
-
 // The SAH cost of splitting a cell of surface area 'area' at pos on axis a with left and right
-// entries of the sample, each standing for count_scale of the node's.
+// entries.
 CA_HD inline float SplitCost(const Aabb& cell, float area, int a, float pos, uint32_t left, uint32_t right,
-                             float count_scale, float cost_traversal, float cost_intersection) {
-    return cost_traversal * area +
-           cost_intersection * (cell.Half(a, pos, 0).SurfaceArea() * (float(left) * count_scale) +
-                                cell.Half(a, pos, 1).SurfaceArea() * (float(right) * count_scale));
+                             float cost_traversal, float cost_intersection) {
+    return cost_traversal * area + cost_intersection * (cell.Half(a, pos, 0).SurfaceArea() * float(left) +
+                                                        cell.Half(a, pos, 1).SurfaceArea() * float(right));
 }
 
 // The cheaper of best and the candidates of axis a's bins, a bin a lane (all of them in turn for one
 // lane), for each lane: the lanes' answers are still to be combined.
 template <class Lanes>
 CA_HD SahCandidate CheapestInBins(const Lanes& lanes, const SahBins& bins, const Aabb& cell, int a, uint32_t count,
-                                  float count_scale, float cost_traversal, float cost_intersection,
-                                  MedianCandidate median, SahCandidate best) {
+                                  float cost_traversal, float cost_intersection, MedianCandidate median,
+                                  SahCandidate best) {
     const float area = cell.SurfaceArea();
     uint32_t starts_carry = 0, ends_carry = 0;
     for (uint32_t base = 0; base < kSahBins; base += Lanes::kCount) {
@@ -155,8 +143,7 @@ CA_HD SahCandidate CheapestInBins(const Lanes& lanes, const SahBins& bins, const
         for (int side = 0; side < 2; ++side) {
             const SahPlane p = SahCandidatePlane(bins, cell, a, b, side, starts_before, ends_before, count);
             if (!p.valid) continue;
-            const float cost =
-                SplitCost(cell, area, a, p.pos, p.left, p.right, count_scale, cost_traversal, cost_intersection);
+            const float cost = SplitCost(cell, area, a, p.pos, p.left, p.right, cost_traversal, cost_intersection);
             const uint32_t id = uint32_t(a) * kSahCandidatesPerAxis + 2 * b + uint32_t(side);
             const SahCandidate candidate{cost, id, p.pos, p.planar_side};
             if (candidate < best) best = candidate;
@@ -164,7 +151,7 @@ CA_HD SahCandidate CheapestInBins(const Lanes& lanes, const SahBins& bins, const
         if (a == median.axis && b == kSahBins / 2) {  // the bins' middle boundary is the median's plane
             const float pos = 0.5f * (cell.lo[a] + cell.hi[a]);
             const float cost = median.weight * SplitCost(cell, area, a, pos, starts_before, count - ends_before,
-                                                         count_scale, cost_traversal, cost_intersection);
+                                                         cost_traversal, cost_intersection);
             const SahCandidate candidate{cost, kMedianCandidateId, pos, -1};
             if (candidate < best) best = candidate;
         }
@@ -172,54 +159,81 @@ CA_HD SahCandidate CheapestInBins(const Lanes& lanes, const SahBins& bins, const
     return best;
 }
 
-// The cheapest candidate split of the entries [begin, begin + count) of a node with this cell (of
-// a sample of about kSahSamples of them where it has more), or false when there is none (every face
-// on the cell's boundary, and no median candidate). Every lane returns the same answer. The lanes
-// (one, a warp, or a block's, which has more than there are bins: its first warp then weighs the
-// candidates) share the entries.
+// The bins in their empty state.
 template <class Lanes>
-CA_HD bool ChooseBinnedSahSplit(const Lanes& lanes, SahBins& bins, const EntriesView& entries, uint32_t begin,
-                                uint32_t count, const Aabb& cell, float cost_traversal, float cost_intersection,
-                                MedianCandidate median, int* axis_out, float* pos_out, int* planar_side_out) {
+CA_HD void ClearSahBins(const Lanes& lanes, SahBins& bins) {
+    for (uint32_t k = lanes.Lane(); k < kSahBins; k += Lanes::kCount) {
+        bins.starts[k] = bins.ends[k] = 0;
+        bins.lowest[k] = kKeyMinIdentity;
+        bins.highest[k] = kKeyMaxIdentity;
+    }
+}
+
+// Adds the entries [begin, begin + count) to axis a's bins of a node with this cell, the lanes
+// sharing the entries.
+template <class Lanes>
+CA_HD void BinEntries(const Lanes& lanes, SahBins& bins, const EntriesView& entries, uint32_t begin, uint32_t count,
+                      const Aabb& cell, int a) {
+    const float lo = cell.lo[a], scale = float(kSahBins) / (cell.hi[a] - lo);
+    for (uint32_t j = lanes.Lane(); j < count; j += Lanes::kCount) {
+        const float e_lo = entries.Bound(a, begin + j), e_hi = entries.Bound(3 + a, begin + j);
+        const uint32_t s = SahBin(e_lo, lo, scale), t = SahBin(e_hi, lo, scale);
+        BinUpdate<Lanes, true>(bins.starts, bins.lowest, s, FloatKey(e_lo));
+        BinUpdate<Lanes, false>(bins.ends, bins.highest, t, FloatKey(e_hi));
+    }
+}
+
+// Adds one set of bins to another that other lanes (other GPU blocks, other CPU threads) add to
+// at the same time: the counts, the lowest and the highest faces do not depend on their order.
+template <class Lanes>
+CA_HD void MergeSahBins(const Lanes& lanes, const SahBins& from, SahBins& to) {
+    for (uint32_t k = lanes.Lane(); k < kSahBins; k += Lanes::kCount) {
+        if (from.starts[k]) {
+            AtomicAdd(&to.starts[k], from.starts[k]);
+            AtomicMin(&to.lowest[k], from.lowest[k]);
+        }
+        if (from.ends[k]) {
+            AtomicAdd(&to.ends[k], from.ends[k]);
+            AtomicMax(&to.highest[k], from.highest[k]);
+        }
+    }
+}
+
+// The bins of a node's three axes, where a large level's chunks gathered them
+// (bfs_builder.cpp, BinMedianOrSahChunks).
+struct NodeSahBins {
+    SahBins axis[3];
+};
+
+// The cheapest candidate split of the entries [begin, begin + count) of a node with this cell, or
+// false when there is none (every face on the cell's boundary, and no median candidate). Every
+// lane returns the same answer. The lanes (one, a warp, or a block's, which has more than there
+// are bins: its first warp then weighs the candidates) share the entries, which they bin in
+// 'bins', an axis at a time; or, where 'gathered' holds the node's bins, they read those and leave
+// them empty.
+template <class Lanes>
+CA_HD bool ChooseBinnedSahSplit(const Lanes& lanes, SahBins& bins, NodeSahBins* gathered, const EntriesView& entries,
+                                uint32_t begin, uint32_t count, const Aabb& cell, float cost_traversal,
+                                float cost_intersection, MedianCandidate median, int* axis_out, float* pos_out,
+                                int* planar_side_out) {
     SahCandidate best{3.4e38f, ~0u, 0.0f, 0};
-    const uint32_t sample_bound = SahSampleBound(count);
     for (int a = 0; a < 3; ++a) {
-        const float lo = cell.lo[a], hi = cell.hi[a];
-        if (!(hi > lo)) continue;
-        const float scale = float(kSahBins) / (hi - lo);
-        for (uint32_t k = lanes.Lane(); k < kSahBins; k += Lanes::kCount) {
-            bins.starts[k] = bins.ends[k] = 0;
-            bins.lowest[k] = kKeyMinIdentity;
-            bins.highest[k] = kKeyMaxIdentity;
+        if (!(cell.hi[a] > cell.lo[a])) continue;
+        SahBins& axis_bins = gathered ? gathered->axis[a] : bins;
+        if (!gathered) {
+            ClearSahBins(lanes, bins);
+            lanes.Sync();
+            BinEntries(lanes, bins, entries, begin, count, cell, a);
+            lanes.Sync();
         }
-        lanes.Sync();
-        for (uint32_t j = lanes.Lane(); j < count; j += Lanes::kCount) {
-            const uint32_t e = begin + j;
-            if (sample_bound != ~0u && Pcg32Hash(entries.tri[e]) >= sample_bound) continue;
-            const float e_lo = entries.Bound(a, e), e_hi = entries.Bound(3 + a, e);
-            const uint32_t s = SahBin(e_lo, lo, scale), t = SahBin(e_hi, lo, scale);
-            BinAdd<Lanes>(&bins.starts[s]);
-            BinAdd<Lanes>(&bins.ends[t]);
-            BinMin<Lanes>(&bins.lowest[s], FloatKey(e_lo));
-            BinMax<Lanes>(&bins.highest[t], FloatKey(e_hi));
+        if constexpr (Lanes::kCount <= kSahBins) {
+            best = CheapestInBins(lanes, axis_bins, cell, a, count, cost_traversal, cost_intersection, median, best);
+        } else if (lanes.WarpIndex() == 0) {
+            best = CheapestInBins(lanes.Warp(), axis_bins, cell, a, count, cost_traversal, cost_intersection, median,
+                                  best);
         }
-        lanes.Sync();
-        uint32_t samples = count;
-        if (sample_bound != ~0u) {
-            samples = 0;
-            for (uint32_t b = 0; b < kSahBins; ++b) samples += bins.starts[b];
-        }
-        const float count_scale = samples == count ? 1.0f : float(count) / float(samples);
-        if (samples > 0) {  // an empty sample has no candidates
-            if constexpr (Lanes::kCount <= kSahBins) {
-                best = CheapestInBins(lanes, bins, cell, a, samples, count_scale, cost_traversal, cost_intersection,
-                                      median, best);
-            } else if (lanes.WarpIndex() == 0) {
-                best = CheapestInBins(lanes.Warp(), bins, cell, a, samples, count_scale, cost_traversal,
-                                      cost_intersection, median, best);
-            }
-        }
-        lanes.Sync();  // the bins serve the next axis
+        lanes.Sync();  // the bins serve the next axis, or the next level's node
+        if (gathered) ClearSahBins(lanes, axis_bins);
     }
     if constexpr (Lanes::kCount <= kSahBins) {
         best = lanes.Reduce(best, CheaperSahCandidate());

@@ -177,13 +177,27 @@ CA_HD inline bool UselessSplit(const LargeLevelView& v, uint32_t i, float cost_t
     return !(split < cost_intersection * float(count) * area);
 }
 
-// Chooses each node's split: empty space cut off while it exceeds Ce of the cell on a side (Zhou et
-// al. 2008, section 3.1, Fig. 2), then, for a node of at most binned_sah_max_entries entries, the
-// SAH's choice among its box faces (bfs_binned_sah.h); for a larger one of at most
-// median_or_sah_max_entries, the spatial median of the longest axis (Zhou et al. 2008) unless a box
-// face costs less than median_weight times the median; larger ones, the median. Or a leaf at the
-// depth bound or for a box without extent. A warp (or one CPU thread) a node: every lane works out
-// the node's cell, lane 0 writes.
+// Levels of up to this many large nodes take the median-or-SAH choice (SahParams::
+// median_or_sah_max_entries), whose bins for all of them the GPU holds at once (3 MB); larger
+// levels split such nodes at the median. The choice's gain is in the first five levels (CPU, the
+// champagne and the sky; docs/notes/triangle-tree-performance.md, objects on a floor).
+constexpr uint32_t kMedianOrSahLevelNodesMax = 2048;
+
+// A large node's cell with empty space cut off while it exceeds Ce of the cell on a side (Zhou et
+// al. 2008, section 3.1, Fig. 2): the planes of the cuts and their chain (RecordsView::SetHead).
+struct EmptySpaceCuts {
+    Aabb tight, cut;
+    float planes[6];
+    int count = 0;
+    uint32_t chain = 0;
+};
+
+// Chooses each node's split: empty space cut off (EmptySpaceCuts), then, for a node of at most
+// binned_sah_max_entries entries, the SAH's choice among its box faces (bfs_binned_sah.h); for a
+// larger one of at most median_or_sah_max_entries, the spatial median of the longest axis (Zhou et
+// al. 2008) unless a box face costs less than median_weight times the median; larger ones, the
+// median. Or a leaf at the depth bound or for a box without extent. A warp (or one CPU thread) a
+// node: every lane works out the node's cell, lane 0 writes.
 struct SplitLargeNodes {
     using Scratch = SahBins;
     LargeLevelView level;
@@ -193,18 +207,60 @@ struct SplitLargeNodes {
     uint32_t binned_sah_max_entries, median_or_sah_max_entries;
     float median_weight;
     float cost_traversal, cost_intersection;
+    // The median-or-SAH nodes' bins, which BinMedianOrSahChunks gathered (a NodeSahBins a node),
+    // or null, where each such node bins its own entries.
+    NodeSahBins* gathered;
     // At the entry bound every node becomes a leaf (LargeStage).
     CA_HD static SplitLargeNodes Of(const LargeLevelView& level, LevelTotals* totals, const SahParams& p,
-                                    bool entry_bound) {
+                                    bool entry_bound, NodeSahBins* gathered) {
+        const bool median_or_sah = level.node_count <= kMedianOrSahLevelNodesMax;
         return {level,
                 totals,
                 p.empty_space_ratio,
                 entry_bound ? 0 : p.max_depth,
                 uint32_t(p.binned_sah_max_entries),
-                uint32_t(p.median_or_sah_max_entries),
+                median_or_sah ? uint32_t(p.median_or_sah_max_entries) : 0u,
                 p.median_weight,
                 p.cost_traversal,
-                p.cost_intersection};
+                p.cost_intersection,
+                gathered};
+    }
+    // Node i's tight box (its entries' box, from ChunkBounds) and its cell after the cuts.
+    CA_HD EmptySpaceCuts CutsOf(uint32_t i) const {
+        const LargeNodesView& nodes = level.nodes;
+        EmptySpaceCuts c;
+        for (int a = 0; a < 3; ++a) {
+            c.tight.lo[a] = KeyFloat(nodes.key[a][i]);
+            c.tight.hi[a] = KeyFloat(nodes.key[3 + a][i]);
+        }
+        const Aabb cell = nodes.record[i] == 0 ? c.tight : nodes.Region(i);  // the root's cell is its box
+        c.cut = cell;
+        // Cut chains stop where the split would pass the depth bound.
+        const int budget = max_depth - 1 - nodes.depth[i];
+        for (int a = 0; a < 3; ++a) {
+            const float limit = empty_space_ratio * (cell.hi[a] - cell.lo[a]);
+            if (c.count < budget && c.tight.lo[a] - cell.lo[a] > limit) {
+                c.planes[c.count] = c.tight.lo[a];
+                c.chain |= uint32_t(a) << (3 + 3 * c.count);
+                c.cut.lo[a] = c.tight.lo[a];
+                ++c.count;
+            }
+            if (c.count < budget && cell.hi[a] - c.tight.hi[a] > limit) {
+                c.planes[c.count] = c.tight.hi[a];
+                c.chain |= (uint32_t(a) | 4u) << (3 + 3 * c.count);
+                c.cut.hi[a] = c.tight.hi[a];
+                ++c.count;
+            }
+        }
+        return c;
+    }
+    CA_HD bool IsLeaf(uint32_t i, const EmptySpaceCuts& c) const {
+        return level.nodes.depth[i] >= max_depth || MaxComponent(c.tight.Extent()) <= 0.0f;
+    }
+    // Whether node i, which splits, weighs the median against its box faces.
+    CA_HD bool MedianOrSah(uint32_t i) const {
+        const uint32_t count = level.nodes.count[i];
+        return count > binned_sah_max_entries && count <= median_or_sah_max_entries;
     }
     template <class Lanes>
     CA_HD void Run(const Lanes& lanes, SahBins& bins, uint32_t i) const {
@@ -213,20 +269,13 @@ struct SplitLargeNodes {
         const bool writer = lanes.Lane() == 0;
         const uint32_t rec = nodes.record[i];
         const int32_t depth = nodes.depth[i];
-        Aabb tight;
-        for (int a = 0; a < 3; ++a) {
-            tight.lo[a] = KeyFloat(nodes.key[a][i]);
-            tight.hi[a] = KeyFloat(nodes.key[3 + a][i]);
-        }
-        Aabb cell = nodes.Region(i);
-        if (rec == 0) {  // the root's cell is its triangles' box
-            cell = tight;
-            for (int a = 0; a < 3 && writer; ++a) {
-                totals->root_box[a] = tight.lo[a];
-                totals->root_box[3 + a] = tight.hi[a];
-            }
-        }
+        const EmptySpaceCuts c = CutsOf(i);
         if (writer) {
+            if (rec == 0)
+                for (int a = 0; a < 3; ++a) {
+                    totals->root_box[a] = c.tight.lo[a];
+                    totals->root_box[3 + a] = c.tight.hi[a];
+                }
             level.child_count[2 * i] = 0;
             level.child_count[2 * i + 1] = 0;
             if (level.child_key[0]) {
@@ -235,47 +284,86 @@ struct SplitLargeNodes {
             }
             records.SetHead(rec, kUndecided, uint32_t(depth), 0);
         }
-        if (depth >= max_depth || MaxComponent(tight.Extent()) <= 0.0f) {
+        if (IsLeaf(i, c)) {
             if (writer) MakeStoreLeaf(level, totals, i);
             return;
         }
-        // Cut chains stop where the split would pass the depth bound.
-        const int budget = max_depth - 1 - depth;
-        int cuts = 0;
-        uint32_t chain = 0;
-        Aabb cut = cell;
-        for (int a = 0; a < 3; ++a) {
-            const float limit = empty_space_ratio * (cell.hi[a] - cell.lo[a]);
-            if (cuts < budget && tight.lo[a] - cell.lo[a] > limit) {
-                if (writer) records.cuts[6 * size_t(rec) + cuts] = tight.lo[a];
-                chain |= uint32_t(a) << (3 + 3 * cuts);
-                cut.lo[a] = tight.lo[a];
-                ++cuts;
-            }
-            if (cuts < budget && cell.hi[a] - tight.hi[a] > limit) {
-                if (writer) records.cuts[6 * size_t(rec) + cuts] = tight.hi[a];
-                chain |= (uint32_t(a) | 4u) << (3 + 3 * cuts);
-                cut.hi[a] = tight.hi[a];
-                ++cuts;
-            }
-        }
-        int axis = cut.LongestAxis();
-        float split = 0.5f * (cut.lo[axis] + cut.hi[axis]);
+        int axis = c.cut.LongestAxis();
+        float split = 0.5f * (c.cut.lo[axis] + c.cut.hi[axis]);
         int planar_side = -1;  // the median: triangles lying in its plane go to both sides
         const uint32_t count = nodes.count[i];
-        if (count <= binned_sah_max_entries || count <= median_or_sah_max_entries) {
-            const MedianCandidate median =
-                count <= binned_sah_max_entries ? MedianCandidate{} : MedianCandidate{axis, median_weight};
-            ChooseBinnedSahSplit(lanes, bins, level.cur, nodes.begin[i], count, cut, cost_traversal, cost_intersection,
-                                 median, &axis, &split, &planar_side);
+        if (count <= binned_sah_max_entries) {
+            ChooseBinnedSahSplit(lanes, bins, nullptr, level.cur, nodes.begin[i], count, c.cut, cost_traversal,
+                                 cost_intersection, MedianCandidate{}, &axis, &split, &planar_side);
+        } else if (MedianOrSah(i)) {
+            ChooseBinnedSahSplit(lanes, bins, gathered ? gathered + i : nullptr, level.cur, nodes.begin[i], count,
+                                 c.cut, cost_traversal, cost_intersection, MedianCandidate{axis, median_weight}, &axis,
+                                 &split, &planar_side);
         }
         if (!writer) return;
-        records.SetHead(rec, uint32_t(axis), uint32_t(depth), chain | uint32_t(cuts));
+        for (int k = 0; k < c.count; ++k) records.cuts[6 * size_t(rec) + k] = c.planes[k];
+        records.SetHead(rec, uint32_t(axis), uint32_t(depth), c.chain | uint32_t(c.count));
         records.SetSplit(rec, split);
-        nodes.SetRegion(i, cut);
+        nodes.SetRegion(i, c.cut);
         nodes.split_axis[i] = axis;
         nodes.split_pos[i] = split;
         nodes.planar_side[i] = planar_side;
+    }
+};
+
+// Empties the median-or-SAH bins, an axis of a node an item.
+struct ClearNodeSahBins {
+    NodeSahBins* bins;
+    CA_HD void operator()(int i) const { ClearSahBins(OneLane(), bins[i / 3].axis[i % 3]); }
+};
+
+// The median-or-SAH nodes' bins (SplitLargeNodes::gathered) over the level's chunks, a GPU block
+// (or a CPU thread) a run of kChunks chunks, each node's part of the run binned in the block's
+// scratch and merged into the node's bins with atomics. A block or a warp walking a node of tens
+// of thousands of entries three times cost 10M triangles' build 55.7 -> 59.8 ms; this pass, 56.6
+// -> 57.4 (H200, docs/notes/triangle-tree-performance.md, objects on a floor). The bins start
+// empty; the split pass empties them again as it reads them.
+struct BinMedianOrSahChunks {
+    static constexpr uint32_t kThreads = 256;
+    static constexpr uint32_t kChunks = 4;
+    using Scratch = NodeSahBins;
+    SplitLargeNodes split;
+    static uint32_t Runs(uint32_t chunk_bound) { return (chunk_bound + kChunks - 1) / kChunks; }
+    template <class Block>
+    CA_HD void Run(const Block& block, NodeSahBins& bins, uint32_t run) const {
+        const LargeLevelView& v = split.level;
+        const uint32_t last = v.node_count - 1;
+        const uint32_t chunks = v.nodes.chunk_first[last] + v.nodes.chunk_count[last];
+        uint32_t node = ~0u;
+        bool binning = false;  // whether the bins hold node's part
+        EmptySpaceCuts cuts;
+        for (uint32_t c = run * kChunks; c < (run + 1) * kChunks && c < chunks; ++c) {
+            const uint32_t at = LastAtOrBelow(v.nodes.chunk_first, v.node_count, c);
+            if (at != node) {
+                if (binning) Merge(block, bins, node, cuts.cut);
+                node = at;
+                cuts = split.CutsOf(node);
+                binning = split.MedianOrSah(node) && !split.IsLeaf(node, cuts);
+                if (binning) {
+                    for (int a = 0; a < 3; ++a) ClearSahBins(block, bins.axis[a]);
+                    block.Sync();
+                }
+            }
+            if (!binning) continue;
+            const uint32_t first = (c - v.nodes.chunk_first[node]) * v.chunk_size;
+            const uint32_t end = first + v.chunk_size < v.nodes.count[node] ? first + v.chunk_size : v.nodes.count[node];
+            for (int a = 0; a < 3; ++a)
+                if (cuts.cut.hi[a] > cuts.cut.lo[a])
+                    BinEntries(block, bins.axis[a], v.cur, v.nodes.begin[node] + first, end - first, cuts.cut, a);
+        }
+        if (binning) Merge(block, bins, node, cuts.cut);
+    }
+    template <class Block>
+    CA_HD void Merge(const Block& block, NodeSahBins& bins, uint32_t node, const Aabb& cell) const {
+        block.Sync();
+        for (int a = 0; a < 3; ++a)
+            if (cell.hi[a] > cell.lo[a]) MergeSahBins(block, bins.axis[a], split.gathered[node].axis[a]);
+        block.Sync();  // before the bins serve the next node
     }
 };
 
@@ -660,7 +748,7 @@ struct LargeLevelsPass {
                                        triangles, records, child_count, child_first,    leaf_store};
             if (!s.bounds_known) Bounds(block, level);
             block.Sync();
-            const SplitLargeNodes split = SplitLargeNodes::Of(level, totals, params, entry_bound);
+            const SplitLargeNodes split = SplitLargeNodes::Of(level, totals, params, entry_bound, nullptr);
             constexpr uint32_t kPart = kSplitPartThreads;
             const uint32_t part = block.template PartIndex<kPart>();
             for (uint32_t i = part; i < active; i += Block::template Parts<kPart>())
@@ -1272,6 +1360,7 @@ struct BfsSahBuilder::Impl {
     Buffer<SmallRun> small_run;   // SmallLevelsPass's state, which the queued small levels take
     std::vector<Buffer<uint32_t>> slots;  // active, small, active_count, small_count and their scans
     std::vector<Buffer<uint32_t>> child_keys;  // six per child slot (LargeLevelView::child_key)
+    Buffer<NodeSahBins> median_or_sah_bins;  // a large level's (SplitLargeNodes::gathered)
     Buffer<LevelTotals> totals;
     Readback counts;  // the totals and the runs' states, through page-locked memory (core/readback.h)
     std::vector<uint32_t> level_bounds;  // level l's records: [level_bounds[l], level_bounds[l + 1])
@@ -1292,6 +1381,7 @@ struct BfsSahBuilder::Impl {
           small_run(space),
           slots(MakeBuffers<uint32_t>(space, 8)),
           child_keys(MakeBuffers<uint32_t>(space, 6)),
+          median_or_sah_bins(space),
           totals(space),
           counts(space, std::max({sizeof(LevelTotals), sizeof(LargeRun), sizeof(SmallRun)})) {
         totals.Resize(1);
@@ -1314,8 +1404,9 @@ struct BfsSahBuilder::Impl {
     size_t WorkBytes() const {
         return stage_area.Bytes() + root_area.Bytes() + store_area.Bytes() + records.Bytes() + roots.Bytes() +
                Bytes(child_count) + Bytes(child_first) + Bytes(leaf_store) + Bytes(item_scan) + Bytes(slots) +
-               Bytes(child_keys);
+               Bytes(child_keys) + Bytes(median_or_sah_bins);
     }
+    bool UsesMedianOrSah() const { return params.median_or_sah_max_entries > params.binned_sah_max_entries; }
     // Returns the small roots and their store entries.
     void LargeStage(const Triangle* triangles, uint32_t n, uint32_t* record_count, uint32_t* root_count,
                     uint32_t* root_entries);
@@ -1422,6 +1513,11 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
     entries[0].Reserve(n, false);
     ParallelFor(backend, "kdtree init entries", n, InitEntries{triangles, entries[0].View()});
     ParallelFor(backend, "kdtree init root", 1, InitRoot{large[0].View(), records.View(), totals.data(), n});
+    if (UsesMedianOrSah()) {  // empty bins, whatever an earlier build left
+        Grow(median_or_sah_bins, kMedianOrSahLevelNodesMax, false);
+        ParallelFor(backend, "kdtree clear median-or-SAH bins", 3 * kMedianOrSahLevelNodesMax,
+                    ClearNodeSahBins{median_or_sah_bins.data()});
+    }
     level_bounds.assign({0u, 1u});
     while (s.active > 0) {
         if (RunLargeLevels(triangles, n, s)) continue;
@@ -1484,7 +1580,13 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         // leaves, so that the build's memory stays bounded. Ordinary meshes stay far below it.
         const bool entry_bound = uint64_t(entry_count) > kMaxLevelEntriesPerTriangle * uint64_t(n);
         stats.entry_bound_leaves |= entry_bound;
-        const SplitLargeNodes split = SplitLargeNodes::Of(level, totals.data(), params, entry_bound);
+        const bool gather_bins = UsesMedianOrSah() && active <= kMedianOrSahLevelNodesMax && !entry_bound &&
+                                 entry_count > uint32_t(params.binned_sah_max_entries);
+        const SplitLargeNodes split = SplitLargeNodes::Of(level, totals.data(), params, entry_bound,
+                                                          gather_bins ? median_or_sah_bins.data() : nullptr);
+        if (gather_bins)
+            ParallelForBlocks(backend, "kdtree median-or-SAH bins", BinMedianOrSahChunks::Runs(chunk_bound),
+                              BinMedianOrSahChunks{split});
         if (active <= kBlockPerLargeNodeMax)
             ParallelForBlocks(backend, "kdtree split large nodes", active, SplitLargeNodesByBlock{split});
         else ParallelForLanes(backend, "kdtree split large nodes", active, split);

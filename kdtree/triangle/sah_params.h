@@ -19,17 +19,16 @@ struct SahParams {
     // (bfs_binned_sah.h); larger ones split at the spatial median (Zhou et al. 2008). 0: always the
     // median.
     int binned_sah_max_entries = 1024;
-    // Larger nodes of at most this many entries split at the spatial median unless a box face's
-    // SAH cost is less than median_weight times the median's (both estimated from a sample of
-    // their entries above 8,192: bfs_binned_sah.h). With the median alone, objects on a large
-    // floor are cut median after median, the floor's triangles keeping every node from being
-    // empty space: the champagne scene's tree costs 1.45 times the exact builder's SAH, the sky's
-    // 1.26, the pool's 1.12; at 65,536 entries and 0.8, 1.00, 1.00 and 1.03. It is off (0) by
-    // default because its cost outweighs that in frames: a block or a warp walks each such node's
-    // entries three times, and on an H200 the bunny's build took 2.1 ms against 1.6, 1M triangles
-    // 8.1 against 6.8, and the Cornell box's tree beside its sample 5.3 against 3.0 ms, its frame
-    // 5.5 against 5.1, while the champagne glass's frame gained 6.6 -> 6.4 ms
-    // (docs/notes/triangle-tree-performance.md, objects on a floor).
+    // Larger nodes of at most this many entries, at levels of up to 2,048 nodes, split at the
+    // spatial median unless a box face's SAH cost is less than median_weight times the median's
+    // (bfs_binned_sah.h; the level's chunks gather the bins on the whole GPU). With the median
+    // alone, objects on a large floor are cut median after median, the floor's triangles keeping
+    // every node from being empty space: the champagne scene's tree costs 1.45 times the exact
+    // builder's SAH, the sky's 1.26, the pool's 1.12; at 65,536 entries and 0.8, 1.00, 1.00 and
+    // 1.03 (docs/notes/triangle-tree-performance.md, objects on a floor). It is off (0) by
+    // default: on an H200 it cost 1M triangles' build 6.9 -> 7.2 ms, and with the tree built
+    // beside the sample on 16 SMs the Cornell box's frame lost more (5.12 -> 5.47 ms) than the
+    // champagne glass's gained (6.68 -> 6.37).
     int median_or_sah_max_entries = 0;
     float median_weight = 0.8f;
     // The small-node stage takes its roots in batches of at most about this many triangle

@@ -281,10 +281,16 @@ TEST(BfsBuilder, LevelsInOneBlockGiveTheSameTree) {
     // Passes and whole levels run in one block up to the limits of SahParams, else a launch a
     // pass: every level one way, every level the other, limits that the middle levels of the soup
     // pass, and every small level queued behind the one before (its split decisions a launch, the
-    // rest in one block) must give the same tree, indices in the same order.
+    // rest in one block) must give the same tree, indices in the same order. With the median
+    // weighed against the SAH above 64 entries, levels of launches gather those nodes' bins over
+    // their chunks and levels in one block walk their entries: the same bins, the same tree.
+    SahParams median_or_sah;
+    median_or_sah.binned_sah_max_entries = 64;
+    median_or_sah.median_or_sah_max_entries = 1 << 20;
+    for (const SahParams& base : {SahParams(), median_or_sah})
     for (const auto& scene : GeneratedScenes()) {
-        SCOPED_TRACE(scene.name);
-        SahParams never, always, mixed;
+        SCOPED_TRACE(std::string(scene.name) + (base.median_or_sah_max_entries ? ", median or SAH" : ""));
+        SahParams never = base, always = base, mixed = base;
         never.children_in_one_block_max = never.large_levels_in_one_block_max = never.small_levels_in_one_block_max = 0;
         always.children_in_one_block_max = always.large_levels_in_one_block_max =
             always.small_levels_in_one_block_max = 1 << 30;
