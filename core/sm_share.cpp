@@ -7,6 +7,7 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
+#include "core/backend.h"
 #include "core/cuda_check.h"
 #endif
 
@@ -86,12 +87,17 @@ SmShares::SmShares(int device, int first_sms) : impl_(std::make_unique<Impl>()) 
     if (groups != 1 || parts[1].sm.smCount == 0)
         throw RuntimeError(Concat("splitting the GPU's SMs: ", all.sm.smCount, " SMs cannot give ", first_sms,
                                   " to one share and keep some for the other"));
+    // The shares' streams at the highest priority, as PriorityStream's: launches that name no
+    // priority of their own (CUB's, copies) take the stream's, and at the lowest a CUB scan of the
+    // tree built ahead waited 2 ms for a background chain's blocks to leave the SMs (the Cornell box
+    // with the median-or-SAH choice, H200, docs/notes/frame-performance.md).
+    const int priority = CurrentDeviceStreamPriorities().highest;
     for (int i = 0; i < 2; ++i) {
         CUdevResourceDesc desc{};
         m.api.Check(m.api.describe(&desc, &parts[i], 1), "cuDevResourceGenerateDesc");
         m.api.Check(m.api.create(&m.contexts[i], desc, CUdevice(device), CU_GREEN_CTX_DEFAULT_STREAM),
                     "cuGreenCtxCreate");
-        m.api.Check(m.api.stream_create(&m.streams[i], m.contexts[i], CU_STREAM_NON_BLOCKING, 0),
+        m.api.Check(m.api.stream_create(&m.streams[i], m.contexts[i], CU_STREAM_NON_BLOCKING, priority),
                     "cuGreenCtxStreamCreate");
         m.sms[i] = int(parts[i].sm.smCount);
     }
