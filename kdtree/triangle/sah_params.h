@@ -22,14 +22,12 @@ struct SahParams {
     // Larger nodes of at most this many entries, at levels of up to 2,048 nodes, split at the
     // spatial median unless a box face's SAH cost is less than median_weight times the median's
     // (bfs_binned_sah.h; the level's chunks gather the bins on the whole GPU). With the median
-    // alone, objects on a large floor are cut median after median, the floor's triangles keeping
-    // every node from being empty space: the champagne scene's tree costs 1.45 times the exact
-    // builder's SAH, the sky's 1.26, the pool's 1.12; at 65,536 entries and 0.8, 1.00, 1.00 and
-    // 1.03 (docs/notes/triangle-tree-performance.md, objects on a floor). It is off (0) by
-    // default: on an H200 it cost 1M triangles' build 6.9 -> 7.2 ms, and with the tree built
-    // beside the sample on 16 SMs the Cornell box's frame lost more (5.12 -> 5.47 ms) than the
-    // champagne glass's gained (6.68 -> 6.37).
-    int median_or_sah_max_entries = 0;
+    // alone (0), objects on a large floor are cut median after median, the floor's triangles
+    // keeping every node from being empty space: the champagne scene's tree costs 1.45 times the
+    // exact builder's SAH, the sky's 1.26, the pool's 1.12; with the choice 1.00, 1.00 and 1.03,
+    // and their frames run 2-3% faster, for 0.2-0.3 ms more in builds of 69K-1M triangles on an H200
+    // (docs/notes/triangle-tree-performance.md, objects on a floor).
+    int median_or_sah_max_entries = 65536;
     float median_weight = 0.8f;
     // The small-node stage takes its roots in batches of at most about this many triangle
     // references (a root is never split), so that the references' roots and boxes and their split

@@ -201,8 +201,8 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
                   &opt.params.binned_sah_max_entries);
     parser.Option("--median-or-sah-max-entries", "N",
                   "larger large nodes of at most N entries, at levels of up to 2048 nodes, split at the spatial "
-                  "median unless a box face's SAH cost is less than --median-weight times the median's; 0 (the "
-                  "default): always the median",
+                  "median unless a box face's SAH cost is less than --median-weight times the median's; 0: always "
+                  "the median",
                   &opt.params.median_or_sah_max_entries);
     parser.Option("--median-weight", "W", "see --median-or-sah-max-entries, in (0, 1]", &opt.median_weight);
     parser.Option("--small-stage-batch-entries", "N",

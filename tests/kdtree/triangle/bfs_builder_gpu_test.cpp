@@ -56,12 +56,15 @@ TEST(BfsBuilderGpu, GeneratedScenesMatchTheCpu) {
     batches.small_stage_batch_entries = 5000;
     ExpectGpuEqualsCpu(gpu, testing::TriangleSoup(100000, 0.03f, 12), batches);
     ExpectGpuEqualsCpu(gpu, FlatGear(), batches);
-    // Large nodes of up to 65,536 entries weighing the median against the binned SAH, binned from
-    // a sample above 8,192 (the default until 08c3d04, when these scenes matched in run 267).
-    SahParams median_or_sah;
-    median_or_sah.median_or_sah_max_entries = 65536;
+    // Large nodes above the binned SAH's limit split at the median alone (Zhou et al. 2008), and
+    // weighing the median against the SAH from 65 entries on, their bins gathered over the chunks.
+    SahParams median_alone, median_or_sah;
+    median_alone.median_or_sah_max_entries = 0;
+    median_or_sah.binned_sah_max_entries = 64;
+    ExpectGpuEqualsCpu(gpu, testing::TriangleSoup(100000, 0.03f, 12), median_alone);
+    ExpectGpuEqualsCpu(gpu, testing::Sphere(128, 256), median_alone);
     ExpectGpuEqualsCpu(gpu, testing::TriangleSoup(100000, 0.03f, 12), median_or_sah);
-    ExpectGpuEqualsCpu(gpu, testing::Sphere(128, 256), median_or_sah);
+    ExpectGpuEqualsCpu(gpu, FlatGear(), median_or_sah);
 }
 
 TEST(BfsBuilderGpu, LevelsInOneBlockMatchTheCpu) {

@@ -34,22 +34,27 @@ void ExpectComplete(const SahTree& tree, const std::vector<Triangle>& tris) {
 
 // Before the useless-split rules, 120,000 coincident triangles took 34 times as long as 120,000
 // spread ones on the CPU (20.8 s against 0.61): levels halved cells towards points where copies
-// touch them, down to the depth bound. Now the tree over copies of a box
-// does not depend on how many copies there are (above SahParams::binned_sah_max_entries, where
-// every split is a median), so the work per triangle does not either: the build is linear in the
-// copies.
+// touch them, down to the depth bound. Now, where every large split is a median (median_alone),
+// the tree over copies of a box does not depend on how many copies there are, so the work per
+// triangle does not either: the build is linear in the copies. With the default, nodes of up to
+// SahParams::median_or_sah_max_entries weigh the median against the SAH, which 12,000 copies'
+// nodes are and a million's are not; the million's build is still timed against spread triangles.
 TEST(CoincidentBuild, BfsMillionCoincidentTrianglesBuildLikeSpreadOnes) {
     const std::vector<Triangle> spread = InstancedMeshScene(1000000, 1);
     const std::vector<Triangle> coincident = CoincidentBoxes(1000000), fewer = CoincidentBoxes(12000);
     const Backend cpu = Backend::Cpu();
-    BfsSahBuilder builder(cpu);
+    SahParams median_alone;
+    median_alone.median_or_sah_max_entries = 0;
+    BfsSahBuilder builder(cpu), median_builder(cpu, median_alone);
     SahTree tree(cpu);
-    builder.Build(Span<const Triangle>(fewer), tree);
-    const BfsBuildStats fewer_stats = builder.stats();
+    median_builder.Build(Span<const Triangle>(fewer), tree);
+    const BfsBuildStats fewer_stats = median_builder.stats();
+    median_builder.Build(Span<const Triangle>(coincident), tree);
+    ExpectComplete(tree, coincident);
+    const BfsBuildStats stats = median_builder.stats();
     builder.Build(Span<const Triangle>(spread), tree);  // the work lists' first growth, untimed
     const double spread_s = Seconds([&] { builder.Build(Span<const Triangle>(spread), tree); });
     const double coincident_s = Seconds([&] { builder.Build(Span<const Triangle>(coincident), tree); });
-    const BfsBuildStats stats = builder.stats();
     ExpectComplete(tree, coincident);
     EXPECT_EQ(stats.large_entries / 1000000, fewer_stats.large_entries / 12000);
     EXPECT_EQ(stats.nodes, fewer_stats.nodes);
