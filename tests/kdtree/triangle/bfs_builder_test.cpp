@@ -289,7 +289,8 @@ TEST(BfsBuilder, LevelsInOneBlockGiveTheSameTree) {
     median_or_sah.median_or_sah_max_entries = 1 << 20;
     for (const SahParams& base : {SahParams(), median_or_sah})
     for (const auto& scene : GeneratedScenes()) {
-        SCOPED_TRACE(std::string(scene.name) + (base.binned_sah_max_entries == 64 ? ", median or SAH from 65 entries" : ""));
+        const bool from_65 = base.binned_sah_max_entries == 64;
+        SCOPED_TRACE(std::string(scene.name) + (from_65 ? ", median or SAH from 65 entries" : ""));
         SahParams never = base, always = base, mixed = base;
         never.children_in_one_block_max = never.large_levels_in_one_block_max = never.small_levels_in_one_block_max = 0;
         always.children_in_one_block_max = always.large_levels_in_one_block_max =
