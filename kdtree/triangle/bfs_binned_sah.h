@@ -13,10 +13,9 @@
 // warp, a block or a part of one (or one CPU thread) share a node; the bins live in their scratch,
 // an axis at a time, or, gathered by chunks, in the level's bins (NodeSahBins). Counts and faces do
 // not depend on the order of the lanes' updates and ties go to the lowest candidate, so the CPU and
-// the GPU choose the same split. Splits on the cell's own
-// faces (a flat child for the triangles lying in one) were tried and left out: on a gear they
-// raised the SAH cost from 1.07 to 1.10 times the exact builder's and helped none of the
-// flat-faced meshes.
+// the GPU choose the same split. Splits on the cell's own faces (a flat child for the triangles
+// lying in one) were tried and left out: on a gear they raised the SAH cost from 1.07 to 1.10
+// times the exact builder's and helped none of the flat-faced meshes.
 #pragma once
 
 #include <cstdint>

@@ -8,8 +8,8 @@
 // - Large nodes: empty space is cut off on every side where it exceeds Ce of the node's cell (one
 //   chain of cuts per level, Zhou section 3.1), then the cell is split where the SAH over its
 //   entries' box faces is least for nodes of at most binned_sah_max_entries entries, else at the
-//   median of its longest axis (up to median_or_sah_max_entries entries, off by default, unless a
-//   face costs less than median_weight times the median). The children are counted before any
+//   median of its longest axis (up to median_or_sah_max_entries entries, 65,536 by default, unless
+//   a face costs less than median_weight times the median). The children are counted before any
 //   entry moves, so that a node becomes a leaf at the depth bound, when its triangles' box has no
 //   extent, when the split would put every triangle on both sides (a million identical triangles
 //   end in one leaf instead of doubling down to the depth bound), or after three splits in a row

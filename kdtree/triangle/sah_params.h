@@ -25,8 +25,8 @@ struct SahParams {
     // alone (0), objects on a large floor are cut median after median, the floor's triangles
     // keeping every node from being empty space: the champagne scene's tree costs 1.45 times the
     // exact builder's SAH, the sky's 1.26, the pool's 1.12; with the choice 1.00, 1.00 and 1.03,
-    // and their frames run 2-3% faster, for 0.2-0.5 ms more in builds of 69K-1M triangles on an H200
-    // (docs/notes/triangle-tree-performance.md, objects on a floor).
+    // and their frames ran 2-3% faster (run 276), for 0.2-0.5 ms more in builds of 69K-1M
+    // triangles on an H200 (docs/notes/triangle-tree-performance.md, objects on a floor).
     int median_or_sah_max_entries = 65536;
     float median_weight = 0.8f;
     // The small-node stage takes its roots in batches of at most about this many triangle
