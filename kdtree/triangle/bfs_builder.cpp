@@ -183,8 +183,10 @@ CA_HD inline bool UselessSplit(const LargeLevelView& v, uint32_t i, float cost_t
 // champagne and the sky; docs/notes/triangle-tree-performance.md, objects on a floor).
 constexpr uint32_t kMedianOrSahLevelNodesMax = 2048;
 
-// A large node's cell with empty space cut off while it exceeds Ce of the cell on a side (Zhou et
-// al. 2008, section 3.1, Fig. 2): the planes of the cuts and their chain (RecordsView::SetHead).
+// A large node's cell with empty space cut off on each side where the cut takes more than
+// SahParams::empty_space_area_ratio of the cell's surface area (Zhou et al. 2008, section 3.1, Fig.
+// 2, by a share of the extent instead): the planes of the cuts and their chain
+// (RecordsView::SetHead).
 struct EmptySpaceCuts {
     Aabb tight, cut;
     float planes[6];
@@ -202,7 +204,7 @@ struct SplitLargeNodes {
     using Scratch = SahBins;
     LargeLevelView level;
     LevelTotals* totals;
-    float empty_space_ratio;
+    float empty_space_area_ratio;
     int max_depth;
     uint32_t binned_sah_max_entries, median_or_sah_max_entries;
     float median_weight;
@@ -216,7 +218,7 @@ struct SplitLargeNodes {
         const bool median_or_sah = level.node_count <= kMedianOrSahLevelNodesMax;
         return {level,
                 totals,
-                p.empty_space_ratio,
+                p.empty_space_area_ratio,
                 entry_bound ? 0 : p.max_depth,
                 uint32_t(p.binned_sah_max_entries),
                 median_or_sah ? uint32_t(p.median_or_sah_max_entries) : 0u,
@@ -237,15 +239,18 @@ struct SplitLargeNodes {
         c.cut = cell;
         // Cut chains stop where the split would pass the depth bound.
         const int budget = max_depth - 1 - nodes.depth[i];
+        const Vec3 extent = cell.Extent();
+        const float limit = empty_space_area_ratio * cell.SurfaceArea();
         for (int a = 0; a < 3; ++a) {
-            const float limit = empty_space_ratio * (cell.hi[a] - cell.lo[a]);
-            if (c.count < budget && c.tight.lo[a] - cell.lo[a] > limit) {
+            // A cut of depth d on axis a takes 2 d (the other two extents) of the cell's area.
+            const float rim = 2.0f * (extent[(a + 1) % 3] + extent[(a + 2) % 3]);
+            if (c.count < budget && (c.tight.lo[a] - cell.lo[a]) * rim > limit) {
                 c.planes[c.count] = c.tight.lo[a];
                 c.chain |= uint32_t(a) << (3 + 3 * c.count);
                 c.cut.lo[a] = c.tight.lo[a];
                 ++c.count;
             }
-            if (c.count < budget && cell.hi[a] - c.tight.hi[a] > limit) {
+            if (c.count < budget && (cell.hi[a] - c.tight.hi[a]) * rim > limit) {
                 c.planes[c.count] = c.tight.hi[a];
                 c.chain |= (uint32_t(a) | 4u) << (3 + 3 * c.count);
                 c.cut.hi[a] = c.tight.hi[a];

@@ -22,8 +22,8 @@ std::string SahParamsProblem(const SahParams& p) {
         return Concat("the median's weight against the SAH must be in (0, 1], not ", p.median_weight);
     if (p.small_stage_batch_entries < 64)
         return Concat("the small-node stage's batches must hold at least 64 entries, not ", p.small_stage_batch_entries);
-    if (!(p.empty_space_ratio >= 0.0f && p.empty_space_ratio < 1.0f))
-        return Concat("the empty-space ratio must be in [0, 1), not ", p.empty_space_ratio);
+    if (!(p.empty_space_area_ratio >= 0.0f && p.empty_space_area_ratio < 1.0f))
+        return Concat("the empty-space area ratio must be in [0, 1), not ", p.empty_space_area_ratio);
     return "";
 }
 

@@ -46,6 +46,7 @@ struct Options {
     SahParams params;  // the limits of work in one block from the options, the rest the papers'
     std::string straddler_test = SahParams().test_small_stage_straddlers ? "on" : "off";
     double median_weight = SahParams().median_weight;
+    double empty_space_area_ratio = SahParams().empty_space_area_ratio;
     std::string json;
 };
 
@@ -205,6 +206,10 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
                   "the median",
                   &opt.params.median_or_sah_max_entries);
     parser.Option("--median-weight", "W", "see --median-or-sah-max-entries, in (0, 1]", &opt.median_weight);
+    parser.Option("--empty-space-area-ratio", "A",
+                  "empty space is cut off a side of a large node where the cut takes more than A of the node's "
+                  "surface area, in [0, 1) (Zhou et al. 2008 cut a quarter of the extent: a cube's 1/6)",
+                  &opt.empty_space_area_ratio);
     parser.Option("--small-stage-batch-entries", "N",
                   "the small-node stage takes its roots in batches of about N triangle references, each holding "
                   "its references' roots and boxes and their split candidates' masks (124 bytes a reference) "
@@ -218,6 +223,7 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
     if (!parser.Parse(args)) return 0;
     opt.params.test_small_stage_straddlers = opt.straddler_test == "on";
     opt.params.median_weight = float(opt.median_weight);
+    opt.params.empty_space_area_ratio = float(opt.empty_space_area_ratio);
     if (parser.Given("--scene") && (parser.Given("--triangles") || parser.Given("--distribution")))
         throw InputError("caustica bench kdtree: give --scene or --triangles/--distribution, not both");
     if (opt.repeat < 1) throw InputError("caustica bench kdtree: --repeat must be at least 1");
@@ -424,6 +430,7 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         json.Key("binned_sah_max_entries").Integer(built.binned_sah_max_entries);
         json.Key("median_or_sah_max_entries").Integer(built.median_or_sah_max_entries);
         json.Key("median_weight").Number(built.median_weight);
+        json.Key("empty_space_area_ratio").Number(built.empty_space_area_ratio);
         json.Key("test_small_stage_straddlers").Bool(built.test_small_stage_straddlers);
         json.Key("small_stage_batch_entries").Integer(built.small_stage_batch_entries);
         json.Key("scene").String(scene_name);

@@ -57,12 +57,13 @@ TEST(FlatFaces, EveryMeshIsWithinFivePercentOfTheExactBuilder) {
 // triangles keep every node from being empty space, so Zhou et al.'s cuts of empty space never
 // take the objects out. Taking the SAH's faces where they cost less than 0.8 times the median
 // (SahParams::median_or_sah_max_entries, on by default) brings the ball to the exact builder's
-// cost; the ring and ball stay 6-8% above it even with the SAH alone, not for want of bins (64 or
-// 128 an axis gave the same) but for the empty-space cuts at Ce = 25%
-// (docs/notes/triangle-tree-performance.md, objects on a floor).
+// cost. The ring and ball needs the empty-space cuts by their share of the cell's area as well
+// (SahParams::empty_space_area_ratio): cut where the empty space exceeds a quarter of the extent
+// (Zhou et al.'s Ce), the flat cells over the floor are cut across their thin axis and its tree
+// costs 1.078 times the exact builder's.
 struct FloorMesh {
     FlatMesh mesh;
-    double bound, median_alone_above;  // measured: 1.0000 and 1.4160; 1.0777 and 1.1480
+    double bound, median_alone_above;  // measured: 0.9998 and 1.4160; 0.9715 and 1.0785
 };
 
 std::vector<FloorMesh> ObjectsOnAFloor() {
@@ -74,10 +75,10 @@ std::vector<FloorMesh> ObjectsOnAFloor() {
     const std::vector<Triangle> small_ball = TessellatedSphere(Vec3(-0.1f, 0.05f, 0.03f), 0.03f, 48, 64);
     ring_and_ball.insert(ring_and_ball.end(), ring.begin(), ring.end());
     ring_and_ball.insert(ring_and_ball.end(), small_ball.begin(), small_ball.end());
-    return {{{"ball on a floor", ball}, 1.05, 1.3}, {{"ring and ball", ring_and_ball}, 1.09, 1.12}};
+    return {{{"ball on a floor", ball}, 1.05, 1.3}, {{"ring and ball", ring_and_ball}, 1.05, 1.07}};
 }
 
-TEST(FlatFaces, ObjectsOnAFloorNeedTheSahAboveTheBinnedSahLimit) {
+TEST(FlatFaces, ObjectsOnAFloorNeedTheSahAboveTheBinnedSahLimitAndCutsByArea) {
     SahParams median_alone;
     median_alone.median_or_sah_max_entries = 0;
     for (const FloorMesh& m : ObjectsOnAFloor()) {
@@ -92,8 +93,8 @@ TEST(FlatFaces, WithoutTheStraddlerTestTheGearStraysFurther) {
     params.test_small_stage_straddlers = false;
     for (const FlatMesh& mesh : FlatMeshes()) {
         SCOPED_TRACE(mesh.name);
-        // Measured: 0.95, 1.01, 0.92 and the gear 1.07 (1.05 with median splits alone).
-        EXPECT_LE(SahRatio(mesh, params), std::string(mesh.name) == "gear" ? 1.07 : 1.05);
+        // Measured: 0.95, 1.01, 0.92 and the gear 1.070 (1.05 with median splits alone).
+        EXPECT_LE(SahRatio(mesh, params), std::string(mesh.name) == "gear" ? 1.08 : 1.05);
     }
 }
 
