@@ -92,6 +92,8 @@ TEST(BenchKdTree, UsageErrorsAreInputErrors) {
     EXPECT_THROW(BenchKdTreeMain({"--median-or-sah-max-entries", "-1"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--median-weight", "0"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--median-weight", "1.5"}), InputError);
+    EXPECT_THROW(BenchKdTreeMain({"--empty-space-area-ratio", "-0.1"}), InputError);
+    EXPECT_THROW(BenchKdTreeMain({"--empty-space-area-ratio", "1"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--small-stage-batch-entries", "63"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--small-stage-straddler-test", "yes"}), InputError);
 }
@@ -103,13 +105,15 @@ TEST(BenchKdTree, BuilderParametersReachTheBuilder) {
                                             "--children-in-one-block", "0", "--large-levels-in-one-block", "77",
                                             "--small-levels-in-one-block", "5", "--small-node-threshold", "64",
                                             "--binned-sah-max-entries", "0", "--median-or-sah-max-entries", "2000",
-                                            "--median-weight", "0.5", "--small-stage-straddler-test", "off",
+                                            "--median-weight", "0.5", "--empty-space-area-ratio", "0.25",
+                                            "--small-stage-straddler-test", "off",
                                             "--small-stage-batch-entries", "1000"},
                                            "caustica_bench_kdtree_block_test.json", &text));
     for (const char* key : {"\"children_in_one_block_max\": 0,", "\"large_levels_in_one_block_max\": 77,",
                             "\"small_levels_in_one_block_max\": 5,", "\"small_node_threshold\": 64,",
                             "\"binned_sah_max_entries\": 0,", "\"median_or_sah_max_entries\": 2000,",
-                            "\"median_weight\": 0.5,", "\"test_small_stage_straddlers\": false,",
+                            "\"median_weight\": 0.5,", "\"empty_space_area_ratio\": 0.25,",
+                            "\"test_small_stage_straddlers\": false,",
                             "\"small_stage_batch_entries\": 1000,", "\"hit_mismatches\": 0,"})
         EXPECT_NE(text.find(key), std::string::npos) << key << " missing in\n" << text;
 }
