@@ -43,6 +43,9 @@ TEST(BfsBuilderGpu, GeneratedScenesMatchTheCpu) {
     ExpectGpuEqualsCpu(gpu, testing::CubeGrid(10));
     ExpectGpuEqualsCpu(gpu, testing::FlatFacedParts());
     ExpectGpuEqualsCpu(gpu, FlatGear());  // large-node stage, then flat cells in the small one
+    // Flat cells over a floor: the median weighed against the SAH, empty space cut by area.
+    ExpectGpuEqualsCpu(gpu, testing::BallOnAFloor());
+    ExpectGpuEqualsCpu(gpu, testing::RingAndBallOnAFloor());
     SahParams params;
     params.small_node_threshold = 16;
     params.chunk_size = 64;

@@ -13,6 +13,7 @@
 #include "kdtree/triangle/exact_sah_builder.h"
 #include "kdtree/triangle/sah_cost.h"
 #include "renderer/bench/generated_meshes.h"
+#include "tests/kdtree/triangle/test_scenes.h"
 #include "tests/kdtree/triangle/tree_check.h"
 
 namespace caustica {
@@ -67,15 +68,8 @@ struct FloorMesh {
 };
 
 std::vector<FloorMesh> ObjectsOnAFloor() {
-    std::vector<Triangle> ball = FlatGrid(-1.0f, 1.0f, 0.0f, 1);
-    const std::vector<Triangle> sphere = TessellatedSphere(Vec3(0.0f, 0.0f, 0.05f), 0.05f, 64, 96);
-    ball.insert(ball.end(), sphere.begin(), sphere.end());
-    std::vector<Triangle> ring_and_ball = FlatGrid(-1.0f, 1.0f, 0.0f, 1);
-    const std::vector<Triangle> ring = TessellatedTorus(Vec3(0.3f, -0.2f, 0.02f), 0.06f, 0.02f, 96, 48);
-    const std::vector<Triangle> small_ball = TessellatedSphere(Vec3(-0.1f, 0.05f, 0.03f), 0.03f, 48, 64);
-    ring_and_ball.insert(ring_and_ball.end(), ring.begin(), ring.end());
-    ring_and_ball.insert(ring_and_ball.end(), small_ball.begin(), small_ball.end());
-    return {{{"ball on a floor", ball}, 1.05, 1.3}, {{"ring and ball", ring_and_ball}, 1.05, 1.07}};
+    return {{{"ball on a floor", testing::BallOnAFloor()}, 1.05, 1.3},
+            {{"ring and ball", testing::RingAndBallOnAFloor()}, 1.05, 1.07}};
 }
 
 TEST(FlatFaces, ObjectsOnAFloorNeedTheSahAboveTheBinnedSahLimitAndCutsByArea) {

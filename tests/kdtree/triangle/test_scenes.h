@@ -102,6 +102,24 @@ inline std::vector<Triangle> FlatFacedParts() {
     return t;
 }
 
+// Small objects on a floor a few hundred times their size (a glass on a table): a ball, and a ring
+// beside a smaller ball (tests/kdtree/triangle/flat_faces_test.cpp).
+inline std::vector<Triangle> BallOnAFloor() {
+    std::vector<Triangle> t = FlatGrid(-1.0f, 1.0f, 0.0f, 1);
+    const std::vector<Triangle> sphere = TessellatedSphere(Vec3(0.0f, 0.0f, 0.05f), 0.05f, 64, 96);
+    t.insert(t.end(), sphere.begin(), sphere.end());
+    return t;
+}
+
+inline std::vector<Triangle> RingAndBallOnAFloor() {
+    std::vector<Triangle> t = FlatGrid(-1.0f, 1.0f, 0.0f, 1);
+    const std::vector<Triangle> ring = TessellatedTorus(Vec3(0.3f, -0.2f, 0.02f), 0.06f, 0.02f, 96, 48);
+    const std::vector<Triangle> ball = TessellatedSphere(Vec3(-0.1f, 0.05f, 0.03f), 0.03f, 48, 64);
+    t.insert(t.end(), ring.begin(), ring.end());
+    t.insert(t.end(), ball.begin(), ball.end());
+    return t;
+}
+
 // The triangles of an OBJ file, through the project's checked mesh loader.
 inline std::vector<Triangle> LoadObj(const std::string& path) { return LoadTrianglesForBench(path); }
 
