@@ -58,10 +58,10 @@ TEST(FlatFaces, EveryMeshIsWithinFivePercentOfTheExactBuilder) {
 // triangles keep every node from being empty space, so Zhou et al.'s cuts of empty space never
 // take the objects out. Taking the SAH's faces where they cost less than 0.8 times the median
 // (SahParams::median_or_sah_max_entries, on by default) brings the ball to the exact builder's
-// cost. The ring and ball needs the empty-space cuts by their share of the cell's area as well
-// (SahParams::empty_space_area_ratio): cut where the empty space exceeds a quarter of the extent
-// (Zhou et al.'s Ce), the flat cells over the floor are cut across their thin axis and its tree
-// costs 1.078 times the exact builder's.
+// cost. The ring and ball needs empty space cut by its share of the cell's area as well
+// (SahParams::empty_space_area_ratio): cut where it exceeded a quarter of the extent (Zhou et al.'s
+// Ce), the flat cells over the floor were cut across their thin axis and the tree cost 1.078 times
+// the exact builder's.
 struct FloorMesh {
     FlatMesh mesh;
     double bound, median_alone_above;  // measured: 0.9998 and 1.4160; 0.9715 and 1.0785
