@@ -87,8 +87,12 @@ TEST(FlatFaces, WithoutTheStraddlerTestTheGearStraysFurther) {
     params.test_small_stage_straddlers = false;
     for (const FlatMesh& mesh : FlatMeshes()) {
         SCOPED_TRACE(mesh.name);
-        // Measured: 0.95, 1.01, 0.92 and the gear 1.070 (1.05 with median splits alone).
-        EXPECT_LE(SahRatio(mesh, params), std::string(mesh.name) == "gear" ? 1.08 : 1.05);
+        const bool gear = std::string(mesh.name) == "gear";
+        // Measured: 0.95, 1.01, 0.92 and the gear 1.070 (1.05 with median splits alone), where
+        // the straddler test gives it 1.043.
+        const double without = SahRatio(mesh, params);
+        EXPECT_LE(without, gear ? 1.08 : 1.05);
+        if (gear) EXPECT_GT(without, SahRatio(mesh, {}) + 0.01);
     }
 }
 
