@@ -211,10 +211,10 @@ struct SplitLargeNodes {
     float cost_traversal, cost_intersection;
     // The median-or-SAH nodes' bins, which BinMedianOrSahChunks gathered (a NodeSahBins a node),
     // or null, where each such node bins its own entries.
-    NodeSahBins* gathered;
+    NodeSahBins* gathered = nullptr;
     // At the entry bound every node becomes a leaf (LargeStage).
     CA_HD static SplitLargeNodes Of(const LargeLevelView& level, LevelTotals* totals, const SahParams& p,
-                                    bool entry_bound, NodeSahBins* gathered) {
+                                    bool entry_bound) {
         const bool median_or_sah = level.node_count <= kMedianOrSahLevelNodesMax;
         return {level,
                 totals,
@@ -224,8 +224,7 @@ struct SplitLargeNodes {
                 median_or_sah ? uint32_t(p.median_or_sah_max_entries) : 0u,
                 p.median_weight,
                 p.cost_traversal,
-                p.cost_intersection,
-                gathered};
+                p.cost_intersection};
     }
     // Node i's tight box (its entries' box, from ChunkBounds) and its cell after the cuts.
     CA_HD EmptySpaceCuts CutsOf(uint32_t i) const {
@@ -261,6 +260,11 @@ struct SplitLargeNodes {
     }
     CA_HD bool IsLeaf(uint32_t i, const EmptySpaceCuts& c) const {
         return level.nodes.depth[i] >= max_depth || MaxComponent(c.tight.Extent()) <= 0.0f;
+    }
+    // Whether any node of a level of this many entries may weigh the median against its box faces.
+    bool AnyMedianOrSah(uint32_t entry_count) const {
+        return max_depth > 0 && median_or_sah_max_entries > binned_sah_max_entries &&
+               entry_count > binned_sah_max_entries;
     }
     // Whether node i, which splits, weighs the median against its box faces.
     CA_HD bool MedianOrSah(uint32_t i) const {
@@ -753,7 +757,7 @@ struct LargeLevelsPass {
                                        triangles, records, child_count, child_first,    leaf_store};
             if (!s.bounds_known) Bounds(block, level);
             block.Sync();
-            const SplitLargeNodes split = SplitLargeNodes::Of(level, totals, params, entry_bound, nullptr);
+            const SplitLargeNodes split = SplitLargeNodes::Of(level, totals, params, entry_bound);
             constexpr uint32_t kPart = kSplitPartThreads;
             const uint32_t part = block.template PartIndex<kPart>();
             for (uint32_t i = part; i < active; i += Block::template Parts<kPart>())
@@ -1585,13 +1589,12 @@ void BfsSahBuilder::Impl::LargeStage(const Triangle* triangles, uint32_t n, uint
         // leaves, so that the build's memory stays bounded. Ordinary meshes stay far below it.
         const bool entry_bound = uint64_t(entry_count) > kMaxLevelEntriesPerTriangle * uint64_t(n);
         stats.entry_bound_leaves |= entry_bound;
-        const bool gather_bins = UsesMedianOrSah() && active <= kMedianOrSahLevelNodesMax && !entry_bound &&
-                                 entry_count > uint32_t(params.binned_sah_max_entries);
-        const SplitLargeNodes split = SplitLargeNodes::Of(level, totals.data(), params, entry_bound,
-                                                          gather_bins ? median_or_sah_bins.data() : nullptr);
-        if (gather_bins)
+        SplitLargeNodes split = SplitLargeNodes::Of(level, totals.data(), params, entry_bound);
+        if (split.AnyMedianOrSah(entry_count)) {
+            split.gathered = median_or_sah_bins.data();
             ParallelForBlocks(backend, "kdtree median-or-SAH bins", BinMedianOrSahChunks::Runs(chunk_bound),
                               BinMedianOrSahChunks{split});
+        }
         if (active <= kBlockPerLargeNodeMax)
             ParallelForBlocks(backend, "kdtree split large nodes", active, SplitLargeNodesByBlock{split});
         else ParallelForLanes(backend, "kdtree split large nodes", active, split);

@@ -5,8 +5,9 @@
 // - A triangle (its box clipped to the node) goes left when it starts below the plane, right when
 //   it ends above it; one lying in the plane goes to both sides of a median split, and to the side
 //   the SAH chose for it otherwise. A triangle touching the plane from one side stays on that side.
-// - Large nodes: empty space is cut off on every side where it exceeds Ce of the node's cell (one
-//   chain of cuts per level, Zhou section 3.1), then the cell is split where the SAH over its
+// - Large nodes: empty space is cut off on every side where the cut takes more than
+//   empty_space_area_ratio of the cell's surface area (Zhou section 3.1 measures it against the
+//   extent instead; one chain of cuts per level), then the cell is split where the SAH over its
 //   entries' box faces is least for nodes of at most binned_sah_max_entries entries, else at the
 //   median of its longest axis (up to median_or_sah_max_entries entries, 65,536 by default, unless
 //   a face costs less than median_weight times the median). The children are counted before any
