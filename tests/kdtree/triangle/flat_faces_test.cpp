@@ -92,7 +92,9 @@ TEST(FlatFaces, WithoutTheStraddlerTestTheGearStraysFurther) {
         // the straddler test gives it 1.043.
         const double without = SahRatio(mesh, params);
         EXPECT_LE(without, gear ? 1.08 : 1.05);
-        if (gear) EXPECT_GT(without, SahRatio(mesh, {}) + 0.01);
+        if (gear) {
+            EXPECT_GT(without, SahRatio(mesh, {}) + 0.01);
+        }
     }
 }
 
