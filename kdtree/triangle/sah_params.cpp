@@ -1,5 +1,7 @@
 #include "kdtree/triangle/sah_params.h"
 
+#include <cmath>
+
 #include "core/error.h"
 
 namespace caustica {
@@ -24,6 +26,10 @@ std::string SahParamsProblem(const SahParams& p) {
         return Concat("the small-node stage's batches must hold at least 64 entries, not ", p.small_stage_batch_entries);
     if (!(p.empty_space_area_ratio >= 0.0f && p.empty_space_area_ratio < 1.0f))
         return Concat("the empty-space area ratio must be in [0, 1), not ", p.empty_space_area_ratio);
+    if (!(p.cost_traversal > 0.0f && std::isfinite(p.cost_traversal)))
+        return Concat("the SAH's traversal cost must be a finite number greater than 0, not ", p.cost_traversal);
+    if (!(p.cost_intersection > 0.0f && std::isfinite(p.cost_intersection)))
+        return Concat("the SAH's intersection cost must be a finite number greater than 0, not ", p.cost_intersection);
     return "";
 }
 

@@ -47,6 +47,8 @@ struct Options {
     std::string straddler_test = SahParams().test_small_stage_straddlers ? "on" : "off";
     double median_weight = SahParams().median_weight;
     double empty_space_area_ratio = SahParams().empty_space_area_ratio;
+    double cost_traversal = SahParams().cost_traversal;
+    double cost_intersection = SahParams().cost_intersection;
     std::string json;
 };
 
@@ -219,11 +221,19 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
                   "on: the small-node stage keeps a straddling triangle only in the children it reaches (a "
                   "triangle-box test); off: in both, as Zhou et al. 2008",
                   &opt.straddler_test);
+    parser.Option("--cost-traversal", "C",
+                  "the SAH's cost of traversing a node, against --cost-intersection (both builders and the printed "
+                  "SAH costs take them; only their ratio shapes the trees), greater than 0",
+                  &opt.cost_traversal);
+    parser.Option("--cost-intersection", "C", "the SAH's cost of intersecting a triangle, greater than 0",
+                  &opt.cost_intersection);
     parser.Option("--json", "FILE", "also write the results as JSON", &opt.json);
     if (!parser.Parse(args)) return 0;
     opt.params.test_small_stage_straddlers = opt.straddler_test == "on";
     opt.params.median_weight = float(opt.median_weight);
     opt.params.empty_space_area_ratio = float(opt.empty_space_area_ratio);
+    opt.params.cost_traversal = float(opt.cost_traversal);
+    opt.params.cost_intersection = float(opt.cost_intersection);
     if (parser.Given("--scene") && (parser.Given("--triangles") || parser.Given("--distribution")))
         throw InputError("caustica bench kdtree: give --scene or --triangles/--distribution, not both");
     if (opt.repeat < 1) throw InputError("caustica bench kdtree: --repeat must be at least 1");
@@ -431,6 +441,8 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         json.Key("median_or_sah_max_entries").Integer(built.median_or_sah_max_entries);
         json.Key("median_weight").Number(built.median_weight);
         json.Key("empty_space_area_ratio").Number(built.empty_space_area_ratio);
+        json.Key("cost_traversal").Number(built.cost_traversal);
+        json.Key("cost_intersection").Number(built.cost_intersection);
         json.Key("test_small_stage_straddlers").Bool(built.test_small_stage_straddlers);
         json.Key("small_stage_batch_entries").Integer(built.small_stage_batch_entries);
         json.Key("scene").String(scene_name);

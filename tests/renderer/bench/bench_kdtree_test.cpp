@@ -95,6 +95,9 @@ TEST(BenchKdTree, UsageErrorsAreInputErrors) {
     EXPECT_THROW(BenchKdTreeMain({"--empty-space-area-ratio", "-0.1"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--empty-space-area-ratio", "1"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--small-stage-batch-entries", "63"}), InputError);
+    EXPECT_THROW(BenchKdTreeMain({"--cost-traversal", "0"}), InputError);
+    EXPECT_THROW(BenchKdTreeMain({"--cost-intersection", "-1"}), InputError);
+    EXPECT_THROW(BenchKdTreeMain({"--cost-intersection", "inf"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--small-stage-straddler-test", "yes"}), InputError);
 }
 
@@ -107,12 +110,14 @@ TEST(BenchKdTree, BuilderParametersReachTheBuilder) {
                                             "--binned-sah-max-entries", "0", "--median-or-sah-max-entries", "2000",
                                             "--median-weight", "0.5", "--empty-space-area-ratio", "0.25",
                                             "--small-stage-straddler-test", "off",
-                                            "--small-stage-batch-entries", "1000"},
+                                            "--small-stage-batch-entries", "1000", "--cost-traversal", "2.5",
+                                            "--cost-intersection", "1.5"},
                                            "caustica_bench_kdtree_block_test.json", &text));
     for (const char* key : {"\"children_in_one_block_max\": 0,", "\"large_levels_in_one_block_max\": 77,",
                             "\"small_levels_in_one_block_max\": 5,", "\"small_node_threshold\": 64,",
                             "\"binned_sah_max_entries\": 0,", "\"median_or_sah_max_entries\": 2000,",
                             "\"median_weight\": 0.5,", "\"empty_space_area_ratio\": 0.25,",
+                            "\"cost_traversal\": 2.5,", "\"cost_intersection\": 1.5,",
                             "\"test_small_stage_straddlers\": false,",
                             "\"small_stage_batch_entries\": 1000,", "\"hit_mismatches\": 0,"})
         EXPECT_NE(text.find(key), std::string::npos) << key << " missing in\n" << text;
