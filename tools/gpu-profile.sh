@@ -28,6 +28,9 @@ profile() {
 }
 profile photons bench photons --points 1000000 --distribution plane --queries 2073600 --k 50 --device cuda --repeat 1 \
   --check 0
-profile frame-ring bench frame scenes/ring.yaml --width 1920 --height 1080 --photons 1000000 --k 50 --device cuda --frames 2
+# One frame after another: with frames built ahead on SM shares, ncu did not finish a champagne
+# frame in 200 s and exited with 9 after a Cornell box frame's tree kernels (run 287).
+profile frame-ring bench frame scenes/ring.yaml --width 1920 --height 1080 --photons 1000000 --k 50 --device cuda --frames 2 \
+  --ahead-sms 0
 # The raw CSV and ncu's logs in one archive: the summaries stay readable beside it.
 (cd "$out" && tar czf raw.tar.gz -- *.csv *.log && rm -f -- *.csv *.log)
