@@ -51,8 +51,8 @@ struct SahParams {
     // uses Cts for the traversal cost with intersection cost 1); only their ratio shapes the tree.
     // On the GPU a triangle's test costs more than a node's step: a lower traversal cost gives
     // deeper trees that trace faster and build slower, a higher one the reverse (at 2, 1M
-    // triangles build 19% faster and trace primary rays 13% slower on an H200). The renderer's
-    // frames, which trace millions of rays a tree, take 0.75 (FrameTreeParams in
+    // triangles build in 19% less time and trace primary rays 13% slower on an H200). The
+    // renderer's frames, which trace millions of rays a tree, take 0.75 (FrameTreeParams in
     // renderer/frame_renderer.cpp; docs/notes/triangle-tree-performance.md, the SAH's costs).
     float cost_traversal = 1.0f;
     float cost_intersection = 1.0f;
