@@ -1,6 +1,7 @@
 #include "kdtree/triangle/sah_params.h"
 
 #include <cmath>
+#include <utility>
 
 #include "core/error.h"
 
@@ -26,10 +27,9 @@ std::string SahParamsProblem(const SahParams& p) {
         return Concat("the small-node stage's batches must hold at least 64 entries, not ", p.small_stage_batch_entries);
     if (!(p.empty_space_area_ratio >= 0.0f && p.empty_space_area_ratio < 1.0f))
         return Concat("the empty-space area ratio must be in [0, 1), not ", p.empty_space_area_ratio);
-    if (!(p.cost_traversal > 0.0f && std::isfinite(p.cost_traversal)))
-        return Concat("the SAH's traversal cost must be a finite number greater than 0, not ", p.cost_traversal);
-    if (!(p.cost_intersection > 0.0f && std::isfinite(p.cost_intersection)))
-        return Concat("the SAH's intersection cost must be a finite number greater than 0, not ", p.cost_intersection);
+    for (const auto& [name, cost] : {std::pair{"traversal", p.cost_traversal}, {"intersection", p.cost_intersection}})
+        if (!(cost > 0.0f && std::isfinite(cost)))
+            return Concat("the SAH's ", name, " cost must be a finite number greater than 0, not ", cost);
     return "";
 }
 
