@@ -39,4 +39,18 @@ struct KdNode {
 };
 static_assert(sizeof(KdNode) == 8, "KdNode must stay 8 bytes");
 
+// A node read by traversal: on the GPU one 8-byte load through the read-only cache, where reading
+// the struct takes two.
+CA_HD CA_INLINE KdNode LoadNode(const KdNode* nodes, uint32_t i) {
+#if CA_DEVICE_CODE
+    const uint2 v = __ldg(reinterpret_cast<const uint2*>(nodes) + i);
+    KdNode n;
+    n.first = v.x;
+    n.bits = v.y;
+    return n;
+#else
+    return nodes[i];
+#endif
+}
+
 }  // namespace caustica

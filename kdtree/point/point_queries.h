@@ -56,7 +56,7 @@ struct KnnOutcome {
 
 CA_HD CA_INLINE float Distance2(Vec3 a, Vec3 b) { return LengthSquared(a - b); }
 
-// Tree reads through the read-only cache on the GPU: a point is one 16-byte load, a node 8 bytes.
+// Tree reads through the read-only cache on the GPU: a point is one 16-byte load (a node's: LoadNode).
 CA_HD CA_INLINE TreePoint LoadPoint(const TreePoint* points, uint32_t i) {
 #if CA_DEVICE_CODE
     const float4 v = __ldg(reinterpret_cast<const float4*>(points) + i);
@@ -66,18 +66,6 @@ CA_HD CA_INLINE TreePoint LoadPoint(const TreePoint* points, uint32_t i) {
     return p;
 #else
     return points[i];
-#endif
-}
-
-CA_HD CA_INLINE KdNode LoadNode(const KdNode* nodes, uint32_t i) {
-#if CA_DEVICE_CODE
-    const uint2 v = __ldg(reinterpret_cast<const uint2*>(nodes) + i);
-    KdNode n;
-    n.first = v.x;
-    n.bits = v.y;
-    return n;
-#else
-    return nodes[i];
 #endif
 }
 

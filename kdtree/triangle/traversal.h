@@ -58,6 +58,16 @@ inline bool IsTraversable(const SahTreeView& tree) { return tree.max_depth <= kM
 
 namespace traversal_detail {
 
+// A leaf's triangle index, through the read-only cache on the GPU (LoadNode and LoadTriangle
+// likewise).
+CA_HD CA_INLINE uint32_t LoadIndex(const uint32_t* indices, uint32_t i) {
+#if CA_DEVICE_CODE
+    return __ldg(indices + i);
+#else
+    return indices[i];
+#endif
+}
+
 // The slack (in units of t) by which node intervals are widened: a few float ulps of the scene's
 // coordinates along the ray, plus a relative part for the rounding of t itself.
 CA_HD CA_INLINE float IntervalMargin(const SahTreeView& tree, const Ray& ray) {
@@ -256,7 +266,7 @@ CA_HD CA_INLINE void WalkLeaves(const SahTreeView& tree, const Ray& ray, Visitor
     for (;;) {
         if (!visitor.Skip(tnear - margin)) {
             visitor.Node();
-            const KdNode n = tree.nodes[node];
+            const KdNode n = LoadNode(tree.nodes, node);
             if (!n.IsLeaf()) {
                 const SplitCrossing c = CrossSplit(n, node, ray, inv, margin, tnear, tfar);
                 if (c.sides != SplitCrossing::Both) {
@@ -328,9 +338,9 @@ struct ClosestHitVisitor : Uncounted {
     CA_HD bool Skip(float tnear) const { return best.Valid() && best.t < tnear; }
     CA_HD bool Leaf(uint32_t first, uint32_t count) {
         for (uint32_t i = 0; i < count; ++i) {
-            const uint32_t index = tree.indices[first + i];
+            const uint32_t index = LoadIndex(tree.indices, first + i);
             Hit h;
-            if (!IntersectTriangle(wray, triangles[index], &h.t, &h.u, &h.v)) continue;
+            if (!IntersectTriangle(wray, LoadTriangle(triangles, index), &h.t, &h.u, &h.v)) continue;
             if (!(h.t > ray.tmin && h.t < ray.tmax)) continue;
             h.triangle = int32_t(index);
             if (!best.Valid() || h.CloserThan(best)) best = h;
@@ -352,7 +362,8 @@ struct AnyHitVisitor : Uncounted {
     CA_HD bool Leaf(uint32_t first, uint32_t count) {
         for (uint32_t i = 0; i < count; ++i) {
             float t, u, v;
-            if (IntersectTriangle(wray, triangles[tree.indices[first + i]], &t, &u, &v) && t > ray.tmin &&
+            if (IntersectTriangle(wray, LoadTriangle(triangles, LoadIndex(tree.indices, first + i)), &t, &u, &v) &&
+                t > ray.tmin &&
                 t < ray.tmax) {
                 occluded = true;
                 return true;

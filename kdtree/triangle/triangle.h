@@ -17,4 +17,15 @@ struct Triangle {
     }
 };
 
+// A triangle read by traversal: through the read-only cache on the GPU.
+CA_HD CA_INLINE Triangle LoadTriangle(const Triangle* triangles, uint32_t i) {
+#if CA_DEVICE_CODE
+    const float* f = reinterpret_cast<const float*>(triangles + i);
+    return {Vec3(__ldg(f), __ldg(f + 1), __ldg(f + 2)), Vec3(__ldg(f + 3), __ldg(f + 4), __ldg(f + 5)),
+            Vec3(__ldg(f + 6), __ldg(f + 7), __ldg(f + 8))};
+#else
+    return triangles[i];
+#endif
+}
+
 }  // namespace caustica
