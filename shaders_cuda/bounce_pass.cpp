@@ -169,6 +169,41 @@ struct PlacePathsPass {
     }
 };
 
+// Paths that can no longer branch go on alone to their ends in one pass: each thread classifies
+// its path's hit and traces its one child, bounce after bounce. A pass a bounce waited for the
+// slowest ray of the bounce before, and the later bounces' queues are short (a few thousand to a
+// hundred thousand paths through glass) and their rays long, so latency, not work, bounded them.
+// The random numbers and results are those of the passes a bounce; counts[i] becomes the path's
+// diffuse end (1 << 32) and the rays it traced.
+template <bool kDispersive>
+struct LonePathsPass {
+    ClassifyHitsPass<kDispersive> classify;  // at the first bounce of the lone paths
+    Span<Hit> hits;                          // classify's
+    CA_HD void operator()(int i) const {
+        ClassifyHitsPass<kDispersive> pass = classify;
+        uint32_t traced = 0;
+        for (;; ++pass.bounce) {
+            pass(i);
+            if (uint32_t(pass.counts[i]) == 0) break;  // an end: diffuse, light, the environment or none
+            hits[i] = pass.scene.Closest(pass.paths[i].ray());
+            ++traced;
+        }
+        pass.counts[i] += traced;
+    }
+};
+
+// Notes the lone paths' diffuse ends' nodes among the ends, in the paths' order.
+struct PlaceEndsPass {
+    Span<const uint64_t> offsets;  // the scanned counts of LonePathsPass
+    Span<const EyePath> paths;
+    uint32_t first_end;
+    Span<uint32_t> end_node;
+    CA_HD void operator()(int i) const {
+        const uint32_t end = uint32_t(offsets[i] >> 32);
+        if (uint32_t(offsets[i + 1] >> 32) != end) end_node[first_end + end] = paths[i].node;
+    }
+};
+
 // A level of the tree adds its children's radiance to its own, children in order.
 struct SumChildrenPass {
     Span<const uint64_t> offsets;  // the level's scanned counts
@@ -212,24 +247,37 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const 
         }
         const uint32_t more_slots = tree.ChildSlots() - 1;
         state.more_children.Resize(splits ? size_t(more_slots) * n : 0, false);
+        // From the first bounce whose paths cannot branch, every later one's cannot either.
+        const bool alone = !splits;
         const auto classify = [&](auto dispersive) {
-            ParallelFor(backend, "classify hits", n,
-                        ClassifyHitsPass<decltype(dispersive)::value>{
-                            scene, lights, key, state.order, tree, bounce, state.paths.span(), state.hits.span(),
-                            state.more_children.span(), counts, state.tree_radiance.span(), state.diffuse.span(),
-                            state.first_hit.span()});
+            const ClassifyHitsPass<decltype(dispersive)::value> pass{
+                scene, lights, key, state.order, tree, bounce, state.paths.span(), state.hits.span(),
+                state.more_children.span(), counts, state.tree_radiance.span(), state.diffuse.span(),
+                state.first_hit.span()};
+            if (alone)
+                ParallelFor(backend, "lone paths", n,
+                            LonePathsPass<decltype(dispersive)::value>{pass, state.hits.span()});
+            else
+                ParallelFor(backend, "classify hits", n, pass);
         };
         if (tree.wavelengths > 0) classify(std::true_type());
         else classify(std::false_type());
         const uint64_t total = ExclusiveScanTotal(backend, counts, state.totals);
-        const uint32_t child_count = uint32_t(total), ends = uint32_t(total >> 32);
+        const uint32_t first_end = state.end_count;
+        state.end_count += uint32_t(total >> 32);
+        state.end_node.Resize(state.end_count);
+        if (alone) {  // the low half of the total: the rays the lone paths traced
+            ParallelFor(backend, "place ends", n,
+                        PlaceEndsPass{counts, state.paths.span(), first_end, state.end_node.span()});
+            state.paths_traced += uint32_t(total);
+            break;
+        }
+        const uint32_t child_count = uint32_t(total);
         state.next_paths.Resize(child_count, false);
-        state.end_node.Resize(size_t(state.end_count) + ends);
         ParallelFor(backend, "place paths", n,
                     PlacePathsPass{counts, state.paths.span(), state.more_children.span(), more_slots,
-                                   nodes ? first : kNoNodes, splits ? first + n : kNoNodes, state.end_count,
+                                   nodes ? first : kNoNodes, splits ? first + n : kNoNodes, first_end,
                                    state.next_paths.span(), state.end_node.span()});
-        state.end_count += ends;
         if (child_count == 0) break;
         state.paths.Swap(state.next_paths);
         state.path_count = child_count;

@@ -62,7 +62,8 @@ constexpr float kBranchCutoff = 0.01f;
 
 // Classifies the queue's hits, bounce after bounce: diffuse ends are recorded, specular hits go on
 // as one or two children (traced here), misses bring the environment, and rays that meet an area
-// light's surface first its radiance. Builds the tree of eye_state.h.
+// light's surface first its radiance. Builds the tree of eye_state.h. From the first bounce whose
+// paths cannot branch, one pass takes each path alone through its remaining bounces.
 void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const LightSource> lights,
                      const EyeTreeSettings& tree, SampleKey key, EyeState& state);
 

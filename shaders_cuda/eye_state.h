@@ -101,7 +101,8 @@ struct EyeState {
     Buffer<Rgb> tree_radiance;        // per node: the light its end brings (the background, a light,
                                       // its diffuse end), then with its subtree's; level 0 is the pixels
     Buffer<DiffusePoint> diffuse;     // per node: its diffuse end, where it has one
-    // The diffuse ends, bounce after bounce, each bounce's in its queue's order.
+    // The diffuse ends: bounce after bounce, each bounce's in its queue's order, until the paths
+    // cannot branch; then the lone paths' (bounce_pass.cpp), in their first queue's order.
     Buffer<uint32_t> end_node;        // per end: its node
     uint32_t end_count = 0;
     Buffer<FirstHit> first_hit;       // per pixel

@@ -91,6 +91,38 @@ objects: [{shape: {type: box, size: [2, 2, 2]}, material: mirror}]
     EXPECT_EQ(renderer->eye_paths(), 16u * 16u * 65u);
 }
 
+// Mirrors never split, so a mirror scene's paths are the same whether every bounce is a level of
+// the tree (traced a pass a bounce) or none is (each path traced to its end by one thread: the
+// lone paths of the bounce passes): the same image bit for bit, and as many rays. (A glass ball
+// shut in a box that no path reaches keeps the splits on: without glass there are none.)
+TEST(RayTree, LonePathsGiveThePassesOfEachBounce) {
+    const Scene scene = Load(R"(
+camera: {position: [0, 1, 4], look_at: [1, 0.8, -4], fov: 50, resolution: [24, 24]}
+settings: {photons: 0, max_bounces: 12}
+environment: {type: gradient, horizon: [0.9, 0.6, 0.3], zenith: [0.2, 0.4, 1.0]}
+materials:
+  floor: {type: diffuse, checker: {color_a: [0.8, 0.8, 0.8], color_b: [0.2, 0.2, 0.2], scale: 4}}
+  mirror: {type: mirror, color: [0.9, 0.95, 0.9]}
+  glass: {type: glass, ior: 1.5}
+objects:
+  - {shape: {type: plane, size: [20, 20]}, material: floor}
+  - {shape: {type: box, size: [1, 1, 1]}, material: floor, transform: {translate: [0, 0.5, 12]}}
+  - {shape: {type: sphere, radius: 0.3}, material: glass, transform: {translate: [0, 0.5, 12]}}
+  - {shape: {type: sphere, radius: 0.4}, material: mirror, transform: {translate: [-0.3, 0.4, 0]}}
+  - {shape: {type: box, size: [0.1, 3, 16]}, material: mirror, transform: {translate: [-0.4, 1.5, 0]}}
+  - {shape: {type: box, size: [0.1, 3, 16]}, material: mirror, transform: {translate: [0.4, 1.5, 0]}}
+lights: [{type: point, position: [0, 2.5, 0], power: 60}]
+)");
+    const auto passes = Render(scene, 24, 2, 16);  // every bounce may split: no lone paths
+    const auto lone = Render(scene, 24, 2, 0);     // every path alone from the camera
+    EXPECT_GT(passes->eye_paths(), 24u * 24u);  // bounces: not only camera rays
+    EXPECT_EQ(lone->eye_paths(), passes->eye_paths());
+    EXPECT_EQ(lone->FirstHits(), passes->FirstHits());
+    const std::vector<Rgb> a = passes->CurrentImage().pixels, b = lone->CurrentImage().pixels;
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(a[i], b[i]) << "pixel " << i;
+}
+
 // A glass ball on a lit floor under a sky: with the tree split at every glass hit, the mean over
 // many samples is the same image as with one random path a pixel (specular_splits 0), up to Monte
 // Carlo error: over the ball, the split image is no farther from a path-traced one than a second
