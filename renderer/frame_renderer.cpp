@@ -4,7 +4,6 @@
 #include <cstring>
 #include <optional>
 
-#include "core/handover.h"
 #include "core/pass_clock.h"
 #include "core/readback.h"
 #include "core/sm_share.h"
@@ -215,15 +214,6 @@ struct FrameRenderer::State {
     PassTimer prepare_timer, sample_timer, eye_timer;
     bool eye_chain = false;  // the last sample's eye passes ran as a chain of their own (eye_timer)
     QueuePoint queries_ready;  // the eye passes' chain after the caustic queries, before its shadow pass
-    // The camera rays' diffuse ends, handed from the eye passes' thread once their queries are
-    // gathered (before the later bounces): how many, the room made for all of the sample's ends (0:
-    // none was, and their search waits for the rest), where the eye passes' chain gathered them.
-    struct CameraEnds {
-        uint32_t ends = 0, room = 0;
-        QueuePoint queries_ready;
-    };
-    Handover<CameraEnds> camera_ends;
-    uint64_t eye_passes_run = 0;  // numbers camera_ends' hand-overs
     QueuePoint eye_done;       // the eye passes' chain after the sample's last eye pass
     // The next frame's geometry, prepared while the frame's first sample runs (PrepareGeometryAhead):
     // on the GPU its passes run on the first of two shares of the SMs and the sample's passes
@@ -449,16 +439,7 @@ void FrameRenderer::AddSample() {
     // the GPU, not on the host: the eye passes for the sample's start, the shading for the eye passes.
     const bool traversal_cost = s.settings.view == ShadeView::TraversalCost;
     const QueuePoint tree_built = timer.clock().Point(start);  // Prepare built it before this mark
-    const uint64_t run = ++s.eye_passes_run;
-    s.camera_ends.Expect(run);
-    auto eye_passes = [&s, scene, key, traversal_cost, tree_built, run] {
-        // The sample's thread waits for the camera rays' ends: where the passes end before they
-        // hand them over, it gets none.
-        struct NoCameraEnds {
-            State& s;
-            uint64_t run;
-            ~NoCameraEnds() { s.camera_ends.Give(run, {}); }
-        } no_camera_ends{s, run};
+    auto eye_passes = [&s, scene, key, traversal_cost, tree_built] {
         PassTimer& eye_timer = s.eye_timer;
         eye_timer.Clear();
         tree_built.WaitHere();
@@ -467,13 +448,9 @@ void FrameRenderer::AddSample() {
         const int traced = eye_timer.End(&PassTimes::eye, eye_start);
         s.eye_done = eye_timer.clock().Point(traced);
         if (traversal_cost) return;  // the heat map replaces the rest of the sample
-        RunBouncePasses(s.eye_backend, scene, s.lights.span(), s.EyeTree(), key, s.eye, [&s, &eye_timer, run] {
-            if (s.eye.ends_bound == 0) return;
-            RunCausticQueriesPass(s.eye_backend, s.eye, 0);
-            s.camera_ends.Give(run, {s.eye.camera_ends, s.eye.ends_bound, eye_timer.clock().Point(eye_timer.Mark())});
-        });
+        RunBouncePasses(s.eye_backend, scene, s.lights.span(), s.EyeTree(), key, s.eye);
         const int bounced = eye_timer.End(&PassTimes::bounces, traced);
-        RunCausticQueriesPass(s.eye_backend, s.eye, s.eye.ends_bound > 0 ? s.eye.camera_ends : 0);
+        RunCausticQueriesPass(s.eye_backend, s.eye);
         s.queries_ready = eye_timer.clock().Point(eye_timer.Mark());
         RunShadowPass(s.eye_backend, scene, s.lights.span(), s.shadow_rays_per_end, key, s.eye);
         s.eye_done = eye_timer.clock().Point(eye_timer.End(&PassTimes::shadow, bounced));
@@ -509,6 +486,7 @@ void FrameRenderer::AddSample() {
     }
     LeaveStream(on_photon_stream, timer);
 
+    if (s.eye_thread) s.eye_thread->Wait();
     // Where the geometry is prepared ahead on a share of the SMs, the rest of the sample runs on
     // the other share, after the photon chain; the thread's own stream goes on after it.
     std::optional<ThreadStreamScope> on_share;
@@ -518,7 +496,6 @@ void FrameRenderer::AddSample() {
         photons_done.WaitHere();
     }
     if (traversal_cost) {
-        if (s.eye_thread) s.eye_thread->Wait();
         s.eye_done.WaitHere();
         RunTraversalCostPass(s.backend, scene, s.eye);
         s.JoinGeometryAhead();
@@ -534,22 +511,11 @@ void FrameRenderer::AddSample() {
     knn.k = s.settings.k;
     knn.max_radius = s.max_radius;
     const float radius_scale = s.settings.progressive ? ProgressiveRadiusScale(sample, s.settings.alpha) : 1.0f;
-    // The camera rays' ends (most of a frame's) are searched once they and the photon map are
-    // ready, beside the later bounces, whose few long rays leave most of the GPU idle; the other
-    // ends once the eye chain has their queries. The search needs those, not the shadow rays: it
-    // runs beside the shadow pass (docs/notes/frame-performance.md).
-    const State::CameraEnds camera = s.camera_ends.Take();
-    const uint32_t searched = camera.room > 0 ? camera.ends : 0;
-    mark = timer.Mark();
-    if (searched > 0) {
-        camera.queries_ready.WaitHere();
-        RunCausticPass(s.backend, s.photon_map, knn, s.settings.filter, radius_scale, 0, searched, camera.room, s.eye,
-                       &s.caustic_join);
-    }
-    if (s.eye_thread) s.eye_thread->Wait();
+    // The search needs the eye chain's queries, not its shadow rays: it runs beside the shadow pass
+    // (the Cornell box's frames one after another 6.4 -> 5.9 ms; docs/notes/frame-performance.md).
     s.queries_ready.WaitHere();
-    RunCausticPass(s.backend, s.photon_map, knn, s.settings.filter, radius_scale, searched, s.eye.end_count,
-                   s.eye.end_count, s.eye, searched > 0 ? nullptr : &s.caustic_join);
+    mark = timer.Mark();
+    RunCausticPass(s.backend, s.photon_map, knn, s.settings.filter, radius_scale, s.eye, &s.caustic_join);
     s.JoinGeometryAhead();
     s.eye_done.WaitHere();
     // The ambient term stands in for indirect light: where that is computed, adding it would count

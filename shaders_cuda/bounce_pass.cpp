@@ -1,4 +1,3 @@
-#include <functional>
 #include <type_traits>
 
 #include "core/parallel_for.h"
@@ -222,28 +221,10 @@ struct SumChildrenPass {
 
 }  // namespace
 
-// The most diffuse ends a sample gets room for ahead, a pixel's worth times this (RunBouncePasses'
-// ends_bound): a scene whose tree may grow more, such as one with dispersive glass, searches its
-// ends after the bounces.
-constexpr uint64_t kEndsRoomPerPixel = 2;
-
 void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const LightSource> lights,
-                     const EyeTreeSettings& tree, SampleKey key, EyeState& state,
-                     const std::function<void()>& camera_ends_placed) {
-    // Once the camera rays' ends are placed: their count, and at most how many ends the camera
-    // rays' children's subtrees add.
-    const auto place_camera_ends = [&](uint32_t children) {
-        state.camera_ends = state.end_count;
-        const uint64_t room = kEndsRoomPerPixel * state.pixels;
-        const uint64_t per_child = tree.MaxEnds(1, room);
-        const bool bounded = state.end_count <= room && per_child <= room &&
-                             children <= (room - state.end_count) / per_child;
-        state.ends_bound = bounded ? uint32_t(state.end_count + children * per_child) : 0u;
-        if (camera_ends_placed) camera_ends_placed();
-    };
+                     const EyeTreeSettings& tree, SampleKey key, EyeState& state) {
     state.level_first.assign(1, 0);
     state.end_count = 0;
-    state.camera_ends = state.ends_bound = 0;
     for (int bounce = 0;; ++bounce) {
         const uint32_t n = state.path_count, first = state.level_first.back();
         // The paths of the bounces that may branch and of the one after them are the tree's nodes;
@@ -289,7 +270,6 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const 
             ParallelFor(backend, "place ends", n,
                         PlaceEndsPass{counts, state.paths.span(), first_end, state.end_node.span()});
             state.paths_traced += uint32_t(total);
-            if (bounce == 0) place_camera_ends(0);
             break;
         }
         const uint32_t child_count = uint32_t(total);
@@ -298,7 +278,6 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const 
                     PlacePathsPass{counts, state.paths.span(), state.more_children.span(), more_slots,
                                    nodes ? first : kNoNodes, splits ? first + n : kNoNodes, first_end,
                                    state.next_paths.span(), state.end_node.span()});
-        if (bounce == 0) place_camera_ends(child_count);
         if (child_count == 0) break;
         state.paths.Swap(state.next_paths);
         state.path_count = child_count;

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 
 #include "core/backend.h"
 #include "core/span.h"
@@ -55,14 +54,6 @@ struct EyeTreeSettings {
     // Whether a path of this bounce may have more than one child: it may split, or meet dispersive
     // glass (at any bounce).
     CA_HD bool MayBranch(int bounce) const { return wavelengths > 1 || bounce < specular_splits; }
-    // The most diffuse ends a path of this bounce may lead to (its subtree's leaves), up to limit;
-    // more: limit + 1.
-    uint64_t MaxEnds(int bounce, uint64_t limit) const {
-        uint64_t leaves = 1;
-        for (int b = bounce; b < max_bounces && leaves <= limit; ++b)
-            if (MayBranch(b)) leaves *= ChildSlots();
-        return leaves <= limit ? leaves : limit + 1;
-    }
 };
 
 // A split's branch lighter than this (its weight's largest channel) goes on with probability
@@ -72,12 +63,9 @@ constexpr float kBranchCutoff = 0.01f;
 // Classifies the queue's hits, bounce after bounce: diffuse ends are recorded, specular hits go on
 // as one or two children (traced here), misses bring the environment, and rays that meet an area
 // light's surface first its radiance. Builds the tree of eye_state.h. From the first bounce whose
-// paths cannot branch, one pass takes each path alone through its remaining bounces. Once the
-// camera rays' ends are placed (state.camera_ends, and state.ends_bound), camera_ends_placed runs
-// on the calling thread, before the later bounces are queued.
+// paths cannot branch, one pass takes each path alone through its remaining bounces.
 void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const LightSource> lights,
-                     const EyeTreeSettings& tree, SampleKey key, EyeState& state,
-                     const std::function<void()>& camera_ends_placed = {});
+                     const EyeTreeSettings& tree, SampleKey key, EyeState& state);
 
 // Shadow rays a diffuse end sends in a sample: one per point, spot and directional light, and each
 // area light's shadow_rays.
@@ -88,25 +76,20 @@ uint32_t ShadowRaysPerEnd(Span<const LightSource> lights);
 void RunShadowPass(const Backend& backend, const SceneView& scene, Span<const LightSource> lights,
                    uint32_t rays_per_end, SampleKey key, EyeState& state);
 
-// The positions of the diffuse ends from first_end on, in order (state.caustic_queries): where the
-// caustic pass and the indirect estimate search the photons. Needs the eye passes alone, so it can
-// end their chain instead of waiting for the photon map with the search. Gathering the camera
-// rays' ends first (first_end 0, with state.ends_bound known) makes room for every end the sample
-// may have, so that gathering the rest moves none of them.
-void RunCausticQueriesPass(const Backend& backend, EyeState& state, uint32_t first_end);
+// The diffuse ends' positions, in order (state.caustic_queries): where the caustic pass and the
+// indirect estimate search the photons. Needs the eye passes alone, so it can end their chain
+// instead of waiting for the photon map with the search.
+void RunCausticQueriesPass(const Backend& backend, EyeState& state);
 
-// Caustic irradiance at the diffuse ends [first_end, end) (state.caustic) from their k nearest
-// photons of the map within knn.max_radius, found by knn.method, and filtered over radius_scale
-// times the k-th photon's distance (1, or the progressive radius's shrinking,
-// photon/progressive_radius.h); also the query radius and the nearest photon's squared distance
-// (for the debug views). Searches from state.caustic_queries (RunCausticQueriesPass), so it may
-// run while the eye passes gather the ends after 'end'; the search from the first end makes room
-// in the results for ends_room ends, as the gather of the queries did, and later ones fill it. With
-// a join, the GPU's search hands its queries out in chunks, slowest first by the join's last
-// search, and a launch on another stream can take part of it (kdtree/point/knn_join.h).
+// Caustic irradiance at every diffuse end (state.caustic) from its k nearest photons of the map
+// within knn.max_radius, found by knn.method, and filtered over radius_scale times the k-th photon's
+// distance (1, or the progressive radius's shrinking, photon/progressive_radius.h); also the query
+// radius and the nearest photon's squared distance (for the debug views). Searches from
+// state.caustic_queries (RunCausticQueriesPass). With a join, the GPU's search hands its queries
+// out in chunks, slowest first by the join's last search, and a launch on another stream can take
+// part of it (kdtree/point/knn_join.h).
 void RunCausticPass(const Backend& backend, const PhotonMap& photon_map, const KnnSettings& knn,
-                    PhotonFilter filter, float radius_scale, uint32_t first_end, uint32_t end, uint32_t ends_room,
-                    EyeState& state, KnnJoin* join = nullptr);
+                    PhotonFilter filter, float radius_scale, EyeState& state, KnnJoin* join = nullptr);
 
 // What the shading pass shows: the image, or one of the debug views.
 enum class ShadeView : uint8_t {

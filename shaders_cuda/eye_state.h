@@ -105,15 +105,9 @@ struct EyeState {
     // cannot branch; then the lone paths' (bounce_pass.cpp), in their first queue's order.
     Buffer<uint32_t> end_node;        // per end: its node
     uint32_t end_count = 0;
-    // The camera rays' ends, the first camera_ends of them, are placed before the later bounces run,
-    // and their caustic search may start then (RunBouncePasses' hook). From then on the sample has at
-    // most ends_bound ends (0: no bound small enough was known, and their search waits for all).
-    uint32_t camera_ends = 0;
-    uint32_t ends_bound = 0;
     Buffer<FirstHit> first_hit;       // per pixel
     Buffer<uint8_t> visible;          // per end and shadow ray: 1 when nothing blocks it
     Buffer<Vec3> caustic_queries;     // per end: where the photons are gathered
-    Buffer<Vec3> caustic_normals;     // per end: the normal their filter weighs them by
     KnnResults knn;                   // the KNN's scratch, where neighbours do not stay on chip
     Buffer<Rgb> caustic;              // per end: caustic irradiance
     Buffer<float> caustic_radius;     // per end: the radius of its photon query
@@ -122,8 +116,8 @@ struct EyeState {
     explicit EyeState(const Backend& b)
         : paths(b), hits(b), more_children(b), next_paths(b), counts(b),
           totals(SpaceOf(b), sizeof(uint64_t)), tree_offsets(b),
-          tree_radiance(b), diffuse(b), end_node(b), first_hit(b), visible(b), caustic_queries(b), caustic_normals(b),
-          knn(b), caustic(b), caustic_radius(b), caustic_nearest2(b) {}
+          tree_radiance(b), diffuse(b), end_node(b), first_hit(b), visible(b), caustic_queries(b), knn(b), caustic(b),
+          caustic_radius(b), caustic_nearest2(b) {}
 
     // This sample's radiance per pixel, in PixelOrder (after the passes).
     Span<const Rgb> PixelRadiance() const { return tree_radiance.span().first(pixels); }
