@@ -1,7 +1,8 @@
 // The render passes of one sample, in the order the frame runs them (Zhou et al. 2008, section 4):
-// eye rays, then bounces off mirrors and through glass (classify, place, trace, repeated: the ray
-// trees of eye_state.h), then shadow rays toward every light, then shading of the diffuse ends,
-// the sum of each pixel's tree, and compositing into the accumulated image.
+// eye rays, then bounces off mirrors and through glass (classify, place, trace, repeated while
+// paths may branch, then each path alone to its end: the ray trees of eye_state.h), then shadow
+// rays toward every light, then shading of the diffuse ends, the sum of each pixel's tree, and
+// compositing into the accumulated image.
 // Each pass is a per-item functor in its own launch unit, so it runs on either backend.
 #pragma once
 

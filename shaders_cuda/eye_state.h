@@ -2,9 +2,10 @@
 // Whitted's ray trees): each pixel's camera ray is a path; at glass a path may split into a
 // reflected and a refracted child, each carrying its Fresnel share of the weight, so a pixel ends
 // as a tree of paths whose leaves are diffuse points (shaded), rays that leave the scene or meet a
-// light (their radiance), or nothing. The passes work on queues of paths, one queue per bounce;
-// every queue keeps the order of the one before (a path's children sit where an exclusive scan of
-// the child counts puts them), so the frame does not depend on scheduling.
+// light (their radiance), or nothing. The passes work on queues of paths, one queue per bounce
+// while paths may branch, and from the first bounce at which none can, one pass takes each path of
+// its queue to its end; every queue keeps the order of the one before (a path's children sit where
+// an exclusive scan of the child counts puts them), so the frame does not depend on scheduling.
 //
 // The tree keeps a node for each path of the bounces at which paths may split (the first
 // specular_splits, in a scene with glass) and of the bounce after them; a path of a later bounce
