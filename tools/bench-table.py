@@ -30,14 +30,16 @@ def timed(d, key, order):
 
 
 def main(folder):
-    print("| scene | triangles | build ms (median) | nodes | leaves | depth | SAH | exact SAH | primary Mrays/s | exact-tree primary Mrays/s | shadow Mrays/s | incoherent Mrays/s | peak MB | hit mismatches |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| scene | triangles | build ms (median) | nodes | leaves | depth | SAH | exact SAH | primary Mrays/s | exact-tree primary Mrays/s | shadow Mrays/s | incoherent Mrays/s | surface Mrays/s | peak MB | hit mismatches |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name, d in sorted(rows(folder, "kdtree-"), key=lambda r: r[1]["triangles"]):
         ref = d.get("reference_sah_cost")
         refp = d.get("reference_primary_mrays_per_s")
+        surf = d.get("surface_mrays_per_s")  # "-" in JSON written before surface rays were traced
         print(f"| {name[7:]} | {d['triangles']:,} | {ms(d['build_ms'])} | {d['nodes']:,} | {d['leaves']:,} | {d['max_depth']} "
               f"| {d['sah_cost']:.1f} | {f'{ref:.1f}' if ref else '-'} | {d['primary_mrays_per_s']:.0f} "
               f"| {f'{refp:.0f}' if refp else '-'} | {d['shadow_mrays_per_s']:.0f} | {d['incoherent_mrays_per_s']:.0f} "
+              f"| {f'{surf:.0f}' if surf is not None else '-'} "
               f"| {d['peak_device_bytes'] / 2**20:.0f} | {d['hit_mismatches']} of {d['hits_checked']} |")
     print()
     print("| distribution | points | queries | k | build ms | node radii ms | KNN coherent ms | KNN random ms | exact KNN coherent ms | exact KNN random ms | exact KNN from r0 coherent ms | exact KNN from r0 random ms | max radius error | exact max radius error | peak MB |")

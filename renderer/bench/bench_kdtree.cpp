@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "core/backend.h"
 #include "core/buffer.h"
@@ -139,12 +140,28 @@ MeanCost MeasureMeanCost(TraversalVariant traversal, const SahTree& host_tree, c
     return mean;
 }
 
-// One traversal's results on the three kinds of rays.
+// A kind of closest-hit rays that every traversal traces: its rays, the sample checked against
+// brute force with its reference hits, and the first traversal's hits, which the others must equal.
+struct ClosestHitKind {
+    explicit ClosestHitKind(RayBatch rays) : batch(std::move(rays)) {}
+    RayBatch batch;
+    size_t stride = 1;  // the sample is every stride-th ray
+    std::vector<Ray> sample;
+    std::vector<Hit> reference, first;
+};
+
+// What one traversal did with one kind of closest-hit rays.
+struct KindRun {
+    double mrays = 0;
+    MeanCost cost;  // over the checked sample
+};
+
+// One traversal's results on the four kinds of rays.
 struct TraversalRun {
     TraversalVariant variant = kDefaultTraversal;
-    double primary_mrays = 0, shadow_mrays = 0, incoherent_mrays = 0;
-    MeanCost primary_cost, incoherent_cost;  // over the checked sample
-    size_t hits_checked = 0, hit_mismatches = 0;  // the sample, against brute force
+    KindRun primary, incoherent, surface;
+    double shadow_mrays = 0;
+    size_t hits_checked = 0, hit_mismatches = 0;  // the samples, against brute force
     size_t rays_compared = 0, differences = 0;    // every ray, against the first traversal run
 };
 
@@ -159,8 +176,8 @@ std::string TraversalLabel(TraversalVariant v) {
 int BenchKdTreeMain(const std::vector<std::string>& args) {
     Options opt;
     ArgParser parser("caustica bench kdtree",
-                     "Times the triangle kd-tree: builds (median of --repeat) and primary, shadow and incoherent "
-                     "ray tracing, and checks a sample of hits against brute force.");
+                     "Times the triangle kd-tree: builds (median of --repeat) and primary, shadow, incoherent and "
+                     "surface ray tracing, and checks a sample of hits against brute force.");
     parser.Option("--scene", "FILE", "a .obj mesh or .yaml scene to build over", &opt.scene);
     parser.Option("--triangles", "N", "without --scene: a generated scene of about N triangles",
                   &opt.triangles);
@@ -280,11 +297,12 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
     const size_t leaves = size_t(std::count_if(nodes.begin(), nodes.end(), [](const KdNode& n) { return n.IsLeaf(); }));
     const double sah_cost = SahCost(tree, params);
 
-    // Rays: a 16:9 camera image, shadow rays from its hits, random rays.
+    // Rays: a 16:9 camera image, shadow rays from its hits, random rays, rays that leave the surfaces.
     const int height = std::max(1, int(std::lround(std::sqrt(double(opt.rays) * 9.0 / 16.0))));
     const int width = std::max(1, int(std::lround(double(opt.rays) / height)));
-    const RayBatch primary(backend, CameraRays(tree.bounds, width, height));
-    const RayBatch incoherent(backend, RandomRays(tree.bounds, size_t(opt.rays), uint64_t(opt.seed)));
+    ClosestHitKind primary{RayBatch(backend, CameraRays(tree.bounds, width, height))};
+    ClosestHitKind incoherent{RayBatch(backend, RandomRays(tree.bounds, size_t(opt.rays), uint64_t(opt.seed)))};
+    ClosestHitKind surface{RayBatch(backend, SurfaceRays(host_triangles, size_t(opt.rays), uint64_t(opt.seed)))};
 
     // The traversals to time, and the one whose numbers stand for the run (the JSON's top-level
     // keys and the exact tree's comparison): the one asked for, or with all the renderer's.
@@ -305,25 +323,40 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
     Buffer<Hit> hits(backend);
     Buffer<uint8_t> occluded(backend);
     std::unique_ptr<RayBatch> shadow;
-    size_t sp = 0, ss = 0, si = 0;
-    std::vector<Ray> p_sample, s_sample, r_sample;
-    std::vector<Hit> p_reference, r_reference, first_primary, first_incoherent;
+    size_t ss = 0;
+    std::vector<Ray> s_sample;
     std::vector<uint8_t> s_reference, first_occluded;
     std::vector<TraversalRun> runs;
+    // Traces a kind with the run's traversal, checks it, and returns its hits.
+    const auto trace = [&](ClosestHitKind& kind, KindRun& out, TraversalRun& run) {
+        out.mrays = TimeClosestHits(backend, opt.repeat, tree, triangles, kind.batch, run.variant, hits);
+        std::vector<Hit> traced = hits.Download();
+        if (runs.empty()) {
+            kind.stride = stride(kind.batch.host.size());
+            kind.sample = EveryNth(kind.batch.host, kind.stride);
+            kind.reference = BruteForceHits(backend, kind.sample, triangles);
+        }
+        run.hits_checked += kind.sample.size();
+        run.hit_mismatches += CountDifferences(EveryNth(traced, kind.stride), kind.reference);
+        out.cost = MeasureMeanCost(run.variant, traced_host, host_triangles, kind.sample);
+        if (runs.empty()) {
+            kind.first = traced;
+        } else {
+            run.rays_compared += traced.size();
+            run.differences += CountDifferences(traced, kind.first);
+        }
+        return traced;
+    };
     for (const TraversalVariant variant : variants) {
         TraversalRun run;
         run.variant = variant;
-        run.primary_mrays = TimeClosestHits(backend, opt.repeat, tree, triangles, primary, variant, hits);
-        const std::vector<Hit> primary_hits = hits.Download();
+        const std::vector<Hit> primary_hits = trace(primary, run.primary, run);
         if (!shadow) {
             shadow = std::make_unique<RayBatch>(backend,
-                                                ShadowRays(primary.host, primary_hits, PointLightFor(tree.bounds)));
-            sp = stride(primary.host.size()), ss = stride(shadow->host.size()), si = stride(incoherent.host.size());
-            p_sample = EveryNth(primary.host, sp), s_sample = EveryNth(shadow->host, ss);
-            r_sample = EveryNth(incoherent.host, si);
-            p_reference = BruteForceHits(backend, p_sample, triangles);
+                                                ShadowRays(primary.batch.host, primary_hits, PointLightFor(tree.bounds)));
+            ss = stride(shadow->host.size());
+            s_sample = EveryNth(shadow->host, ss);
             s_reference = BruteForceOccluded(backend, s_sample, triangles);
-            r_reference = BruteForceHits(backend, r_sample, triangles);
         }
         occluded.Resize(shadow->host.size());
         const Timing shadow_ms = Summarize(TimeRuns(backend, opt.repeat, [&] {
@@ -331,25 +364,16 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         }));
         run.shadow_mrays = MraysPerSecond(shadow->host.size(), shadow_ms.median);
         const std::vector<uint8_t> shadow_occluded = occluded.Download();
-        run.incoherent_mrays = TimeClosestHits(backend, opt.repeat, tree, triangles, incoherent, variant, hits);
-        const std::vector<Hit> incoherent_hits = hits.Download();
-
-        run.hits_checked = p_sample.size() + s_sample.size() + r_sample.size();
-        run.hit_mismatches = CountDifferences(EveryNth(primary_hits, sp), p_reference) +
-                             CountDifferences(EveryNth(shadow_occluded, ss), s_reference) +
-                             CountDifferences(EveryNth(incoherent_hits, si), r_reference);
-        run.primary_cost = MeasureMeanCost(variant, traced_host, host_triangles, p_sample);
-        run.incoherent_cost = MeasureMeanCost(variant, traced_host, host_triangles, r_sample);
+        run.hits_checked += s_sample.size();
+        run.hit_mismatches += CountDifferences(EveryNth(shadow_occluded, ss), s_reference);
         if (runs.empty()) {
-            first_primary = primary_hits;
             first_occluded = shadow_occluded;
-            first_incoherent = incoherent_hits;
         } else {
-            run.rays_compared = primary_hits.size() + shadow_occluded.size() + incoherent_hits.size();
-            run.differences = CountDifferences(primary_hits, first_primary) +
-                              CountDifferences(shadow_occluded, first_occluded) +
-                              CountDifferences(incoherent_hits, first_incoherent);
+            run.rays_compared += shadow_occluded.size();
+            run.differences += CountDifferences(shadow_occluded, first_occluded);
         }
+        trace(incoherent, run.incoherent, run);
+        trace(surface, run.surface, run);
         runs.push_back(run);
     }
     size_t hits_checked = 0, hit_mismatches = 0, differences = 0;
@@ -373,7 +397,8 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         reference_nodes = reference_host.nodes.size();
         SahTree reference(backend);
         CopySahTree(reference_host, reference);
-        reference_primary_mrays = TimeClosestHits(backend, opt.repeat, reference, triangles, primary, reported, hits);
+        reference_primary_mrays =
+            TimeClosestHits(backend, opt.repeat, reference, triangles, primary.batch, reported, hits);
     }
 
     std::printf("  %-34s %s\n", "device", backend.Describe().c_str());
@@ -395,22 +420,24 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         std::printf("  %-34s %.2f MiB (%.0f bytes a triangle)\n", "builder's work memory", work / (1 << 20),
                     work / double(std::max<size_t>(host_triangles.size(), 1)));
     }
-    std::printf("  %-34s primary %dx%d (closest hit), shadow %zu (any hit), incoherent %zu (closest hit)\n", "rays",
-                width, height, shadow->host.size(), incoherent.host.size());
+    std::printf("  %-34s primary %dx%d (closest hit), shadow %zu (any hit), incoherent %zu and surface %zu (closest "
+                "hit)\n",
+                "rays", width, height, shadow->host.size(), incoherent.batch.host.size(), surface.batch.host.size());
     // One row per traversal: Mrays/s (median), the sample's mean nodes read per closest-hit ray,
     // and the checks (with several traversals, also every ray against the first one's result).
     const bool several = runs.size() > 1;
     const std::string first = TraversalLabel(runs.front().variant);
     const std::string against_first = several ? Concat("  vs ", first, " (all rays)") : "";
-    std::printf("  %-20s %9s %9s %11s %16s %11s %19s%s\n", "traversal", "primary", "shadow", "incoherent",
-                "nodes/ray: prim.", "incoherent", "vs brute force", against_first.c_str());
+    std::printf("  %-20s %9s %9s %11s %9s %16s %11s %9s %19s%s\n", "traversal", "primary", "shadow", "incoherent",
+                "surface", "nodes/ray: prim.", "incoherent", "surface", "vs brute force", against_first.c_str());
     for (const TraversalRun& run : runs) {
         const std::string checked = Concat(run.hit_mismatches, " of ", run.hits_checked);
         std::string compared;
         if (several) compared = run.rays_compared ? Concat("  ", run.differences, " of ", run.rays_compared) : "  -";
-        std::printf("  %-20s %9.1f %9.1f %11.1f %16.1f %11.1f %19s%s\n", TraversalLabel(run.variant).c_str(),
-                    run.primary_mrays, run.shadow_mrays, run.incoherent_mrays, run.primary_cost.nodes,
-                    run.incoherent_cost.nodes, checked.c_str(), compared.c_str());
+        std::printf("  %-20s %9.1f %9.1f %11.1f %9.1f %16.1f %11.1f %9.1f %19s%s\n", TraversalLabel(run.variant).c_str(),
+                    run.primary.mrays, run.shadow_mrays, run.incoherent.mrays, run.surface.mrays,
+                    run.primary.cost.nodes, run.incoherent.cost.nodes, run.surface.cost.nodes, checked.c_str(),
+                    compared.c_str());
     }
     std::printf("  %-34s %zu checked, %zu mismatches%s\n", "hits vs brute force", hits_checked, hit_mismatches,
                 several ? Concat("; ", differences, " rays differ between traversals").c_str() : "");
@@ -420,7 +447,7 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
                     reference_build_ms);
         std::printf("  %-34s %.1f Mrays/s with %s (ours / exact = %.4f)\n", "reference primary",
                     reference_primary_mrays, TraversalLabel(reported).c_str(),
-                    reference_primary_mrays > 0 ? main_run.primary_mrays / reference_primary_mrays : 0.0);
+                    reference_primary_mrays > 0 ? main_run.primary.mrays / reference_primary_mrays : 0.0);
     }
 
     if (json_file) {
@@ -462,12 +489,14 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         }
         // The top-level rates are the reported traversal's; "traversals" has every one traced.
         json.Key("traversal").String(TraversalVariantName(reported));
-        json.Key("primary_rays").Integer(int64_t(primary.host.size()));
-        json.Key("primary_mrays_per_s").Number(main_run.primary_mrays);
+        json.Key("primary_rays").Integer(int64_t(primary.batch.host.size()));
+        json.Key("primary_mrays_per_s").Number(main_run.primary.mrays);
         json.Key("shadow_rays").Integer(int64_t(shadow->host.size()));
         json.Key("shadow_mrays_per_s").Number(main_run.shadow_mrays);
-        json.Key("incoherent_rays").Integer(int64_t(incoherent.host.size()));
-        json.Key("incoherent_mrays_per_s").Number(main_run.incoherent_mrays);
+        json.Key("incoherent_rays").Integer(int64_t(incoherent.batch.host.size()));
+        json.Key("incoherent_mrays_per_s").Number(main_run.incoherent.mrays);
+        json.Key("surface_rays").Integer(int64_t(surface.batch.host.size()));
+        json.Key("surface_mrays_per_s").Number(main_run.surface.mrays);
         json.Key("hits_checked").Integer(int64_t(hits_checked));
         json.Key("hit_mismatches").Integer(int64_t(hit_mismatches));
         json.Key("traversal_differences").Integer(int64_t(differences));
@@ -477,13 +506,16 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
             json.Key("traversal").String(TraversalVariantName(run.variant));
             if (run.variant == TraversalVariant::ShortStack)
                 json.Key("short_stack_entries").Integer(kShortStackEntries);
-            json.Key("primary_mrays_per_s").Number(run.primary_mrays);
+            json.Key("primary_mrays_per_s").Number(run.primary.mrays);
             json.Key("shadow_mrays_per_s").Number(run.shadow_mrays);
-            json.Key("incoherent_mrays_per_s").Number(run.incoherent_mrays);
-            json.Key("primary_nodes_per_ray").Number(run.primary_cost.nodes);
-            json.Key("primary_restarts_per_ray").Number(run.primary_cost.restarts);
-            json.Key("incoherent_nodes_per_ray").Number(run.incoherent_cost.nodes);
-            json.Key("incoherent_restarts_per_ray").Number(run.incoherent_cost.restarts);
+            json.Key("incoherent_mrays_per_s").Number(run.incoherent.mrays);
+            json.Key("surface_mrays_per_s").Number(run.surface.mrays);
+            json.Key("primary_nodes_per_ray").Number(run.primary.cost.nodes);
+            json.Key("primary_restarts_per_ray").Number(run.primary.cost.restarts);
+            json.Key("incoherent_nodes_per_ray").Number(run.incoherent.cost.nodes);
+            json.Key("incoherent_restarts_per_ray").Number(run.incoherent.cost.restarts);
+            json.Key("surface_nodes_per_ray").Number(run.surface.cost.nodes);
+            json.Key("surface_restarts_per_ray").Number(run.surface.cost.restarts);
             json.Key("hits_checked").Integer(int64_t(run.hits_checked));
             json.Key("hit_mismatches").Integer(int64_t(run.hit_mismatches));
             json.Key("rays_compared").Integer(int64_t(run.rays_compared));

@@ -64,6 +64,26 @@ std::vector<Ray> RandomRays(const Aabb& scene, size_t count, uint64_t seed) {
     return rays;
 }
 
+std::vector<Ray> SurfaceRays(const std::vector<Triangle>& triangles, size_t count, uint64_t seed) {
+    if (triangles.empty()) return {};
+    std::vector<Ray> rays(count);
+    for (size_t i = 0; i < count; ++i) {
+        Rng rng(seed, 0, 3, i);
+        const Triangle& t = triangles[rng.NextU32() % triangles.size()];
+        float a = rng.NextFloat(), b = rng.NextFloat();
+        if (a + b > 1.0f) {  // folded back into the triangle
+            a = 1.0f - a;
+            b = 1.0f - b;
+        }
+        const Vec3 p = t.v0 + (t.v1 - t.v0) * a + (t.v2 - t.v0) * b;
+        const float z = 2.0f * rng.NextFloat() - 1.0f, phi = 2.0f * 3.14159265f * rng.NextFloat();
+        const float r = std::sqrt(std::max(0.0f, 1.0f - z * z));
+        const float offset = 1e-4f * std::max(1.0f, MaxComponent(Vec3(std::fabs(p.x), std::fabs(p.y), std::fabs(p.z))));
+        rays[i] = Ray(p, Vec3(r * std::cos(phi), r * std::sin(phi), z), offset, INFINITY);
+    }
+    return rays;
+}
+
 Vec3 PointLightFor(const Aabb& scene) {
     Vec3 centre;
     float radius;

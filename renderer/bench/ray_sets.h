@@ -1,5 +1,6 @@
-// Ray batches for the kd-tree benchmark and tests: coherent camera rays, incoherent random rays
-// and shadow rays toward a point light. All are reproducible from their arguments.
+// Ray batches for the kd-tree benchmark and tests: coherent camera rays, incoherent random rays,
+// rays that leave the surfaces and shadow rays toward a point light. All are reproducible from
+// their arguments.
 #pragma once
 
 #include <cstddef>
@@ -8,6 +9,7 @@
 
 #include "core/vec.h"
 #include "kdtree/triangle/ray.h"
+#include "kdtree/triangle/triangle.h"
 
 namespace caustica {
 
@@ -17,6 +19,13 @@ std::vector<Ray> CameraRays(const Aabb& scene, int width, int height);
 
 // Origins uniform in the box, directions uniform on the sphere.
 std::vector<Ray> RandomRays(const Aabb& scene, size_t count, uint64_t seed);
+
+// Rays that leave the surfaces, as a renderer's reflected and refracted rays and its photons do:
+// each from a point uniform on a triangle picked uniformly by its index (so finely tessellated
+// objects, where glass and metal usually are, weigh more than a floor of two triangles), in a
+// direction uniform on the sphere, starting past a small offset (tmin) so that it does not meet
+// the triangle it leaves at t = 0. None for no triangles.
+std::vector<Ray> SurfaceRays(const std::vector<Triangle>& triangles, size_t count, uint64_t seed);
 
 // A point light above and in front of the box (the camera's side).
 Vec3 PointLightFor(const Aabb& scene);

@@ -48,7 +48,8 @@ TEST(BenchKdTree, SmallRunWritesEveryField) {
     for (const char* key : {"\"device\"", "\"triangles\"", "\"build_ms\"", "\"median\"", "\"min\"", "\"max\"", "\"nodes\"",
                             "\"leaves\"", "\"max_depth\"", "\"sah_cost\"", "\"reference_sah_cost\"",
                             "\"reference_primary_mrays_per_s\"", "\"peak_device_bytes\"", "\"primary_mrays_per_s\"",
-                            "\"shadow_mrays_per_s\"", "\"incoherent_mrays_per_s\"", "\"hits_checked\"",
+                            "\"shadow_mrays_per_s\"", "\"incoherent_mrays_per_s\"", "\"surface_rays\": 4000,",
+                            "\"surface_mrays_per_s\"", "\"hits_checked\"",
                             "\"hit_mismatches\": 0,", "\"commit\"", "\"date\""})
         EXPECT_NE(text.find(key), std::string::npos) << key << " missing in\n" << text;
 }
@@ -61,7 +62,8 @@ TEST(BenchKdTree, EveryTraversalOnTheSameRaysAgrees) {
     const std::string entries = Concat("\"short_stack_entries\": ", kShortStackEntries);
     for (const std::string key : {"\"traversal\": \"stack\"", "\"traversals\"", "\"traversal\": \"push-down\"",
                                   "\"traversal\": \"short-stack\"", entries.c_str(), "\"primary_nodes_per_ray\"",
-                                  "\"incoherent_restarts_per_ray\"", "\"hit_mismatches\": 0,",
+                                  "\"incoherent_restarts_per_ray\"", "\"surface_nodes_per_ray\"",
+                                  "\"surface_restarts_per_ray\"", "\"hit_mismatches\": 0,",
                                   "\"traversal_differences\": 0,"})
         EXPECT_NE(text.find(key), std::string::npos) << key << " missing in\n" << text;
     // The stack walk comes first; the two others compared every ray with its result: no difference.
