@@ -352,8 +352,8 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         run.variant = variant;
         const std::vector<Hit> primary_hits = trace(primary, run.primary, run);
         if (!shadow) {
-            shadow = std::make_unique<RayBatch>(backend,
-                                                ShadowRays(primary.batch.host, primary_hits, PointLightFor(tree.bounds)));
+            shadow = std::make_unique<RayBatch>(
+                backend, ShadowRays(primary.batch.host, primary_hits, PointLightFor(tree.bounds)));
             ss = stride(shadow->host.size());
             s_sample = EveryNth(shadow->host, ss);
             s_reference = BruteForceOccluded(backend, s_sample, triangles);
@@ -434,10 +434,10 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         const std::string checked = Concat(run.hit_mismatches, " of ", run.hits_checked);
         std::string compared;
         if (several) compared = run.rays_compared ? Concat("  ", run.differences, " of ", run.rays_compared) : "  -";
-        std::printf("  %-20s %9.1f %9.1f %11.1f %9.1f %16.1f %11.1f %9.1f %19s%s\n", TraversalLabel(run.variant).c_str(),
-                    run.primary.mrays, run.shadow_mrays, run.incoherent.mrays, run.surface.mrays,
-                    run.primary.cost.nodes, run.incoherent.cost.nodes, run.surface.cost.nodes, checked.c_str(),
-                    compared.c_str());
+        std::printf("  %-20s %9.1f %9.1f %11.1f %9.1f %16.1f %11.1f %9.1f %19s%s\n",
+                    TraversalLabel(run.variant).c_str(), run.primary.mrays, run.shadow_mrays, run.incoherent.mrays,
+                    run.surface.mrays, run.primary.cost.nodes, run.incoherent.cost.nodes, run.surface.cost.nodes,
+                    checked.c_str(), compared.c_str());
     }
     std::printf("  %-34s %zu checked, %zu mismatches%s\n", "hits vs brute force", hits_checked, hit_mismatches,
                 several ? Concat("; ", differences, " rays differ between traversals").c_str() : "");
