@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/rng.h"
+#include "photon/scene_view.h"
 
 namespace caustica {
 namespace {
@@ -78,8 +79,10 @@ std::vector<Ray> SurfaceRays(const std::vector<Triangle>& triangles, size_t coun
         const Vec3 p = t.v0 + (t.v1 - t.v0) * a + (t.v2 - t.v0) * b;
         const float z = 2.0f * rng.NextFloat() - 1.0f, phi = 2.0f * 3.14159265f * rng.NextFloat();
         const float r = std::sqrt(std::max(0.0f, 1.0f - z * z));
-        const float offset = 1e-4f * std::max(1.0f, MaxComponent(Vec3(std::fabs(p.x), std::fabs(p.y), std::fabs(p.z))));
-        rays[i] = Ray(p, Vec3(r * std::cos(phi), r * std::sin(phi), z), offset, INFINITY);
+        const Vec3 d(r * std::cos(phi), r * std::sin(phi), z);
+        // Off the surface as the renderer's rays leave it, along the direction itself where they
+        // go along the normal (a degenerate triangle has none).
+        rays[i] = Ray(OffsetOrigin(p, d, d), d);
     }
     return rays;
 }

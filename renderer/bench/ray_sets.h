@@ -23,8 +23,8 @@ std::vector<Ray> RandomRays(const Aabb& scene, size_t count, uint64_t seed);
 // Rays that leave the surfaces, as a renderer's reflected and refracted rays and its photons do:
 // each from a point uniform on a triangle picked uniformly by its index (so finely tessellated
 // objects, where glass and metal usually are, weigh more than a floor of two triangles), in a
-// direction uniform on the sphere, starting past a small offset (tmin) so that it does not meet
-// the triangle it leaves at t = 0. None for no triangles.
+// direction uniform on the sphere, starting a small offset off the surface (OffsetOrigin, as the
+// renderer's rays) so that it does not meet the triangle it leaves. None for no triangles.
 std::vector<Ray> SurfaceRays(const std::vector<Triangle>& triangles, size_t count, uint64_t seed);
 
 // A point light above and in front of the box (the camera's side).

@@ -126,14 +126,9 @@ std::vector<Ray> MixedRays(const std::vector<Triangle>& triangles, size_t per_ki
         const Vec3 o = OutsidePoint(box, rng);
         rays.emplace_back(o, v - o);
         rays.emplace_back(o, (v + w) * 0.5f - o);
-        // From a point on a triangle in a random direction; tmin skips the surface itself.
-        const float a = rng.NextFloat(), b = rng.NextFloat();
-        const float u = a + b > 1.0f ? 1.0f - a : a, s = a + b > 1.0f ? 1.0f - b : b;
-        const Vec3 p = t.v0 * (1.0f - u - s) + t.v1 * u + t.v2 * s;
-        const float z = 2.0f * rng.NextFloat() - 1.0f, phi = 6.2831853f * rng.NextFloat();
-        const float r = std::sqrt(std::max(0.0f, 1.0f - z * z));
-        rays.emplace_back(p, Vec3(r * std::cos(phi), r * std::sin(phi), z), 1e-4f * scale);
     }
+    // From points on the triangles in random directions, just off the surface.
+    Append(rays, SurfaceRays(triangles, per_kind, seed));
     return rays;
 }
 
