@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # On a GPU machine: the GPU's timeline of 1080p frames of four scenes (CUPTI, through
-# tools/timeline/cupti_timeline.cpp), and per frame the GPU's idle time and the kernel transitions
-# it falls between (tools/gpu-timeline.py) into OUTDIR/*.txt; the raw timelines in
-# OUTDIR/raw.tar.gz. Builds as tools/gpu-check.sh does, or reuses its build.
+# tools/timeline/cupti_timeline.cpp), and per frame the GPU's idle time, the kernel transitions it
+# falls between, each kernel's time and the fifth frame's kernels in order (tools/gpu-timeline.py)
+# into OUTDIR/*.txt; the raw timelines in OUTDIR/raw.tar.gz. Builds as tools/gpu-check.sh does, or
+# reuses its build.
 #
 #   tools/gpu-timeline.sh OUTDIR
 set -euo pipefail
@@ -19,7 +20,7 @@ timeline() {
   echo "== $name: caustica $*"
   CUDA_INJECTION64_PATH=$library CAUSTICA_TIMELINE_OUT=$out/$name.tsv "$caustica" "$@" >"$out/$name.log" 2>&1 \
     || { echo "caustica failed, see $out/$name.log" >&2; tail -n 20 "$out/$name.log" >&2; return 1; }
-  python3 tools/gpu-timeline.py "$out/$name.tsv" | tee "$out/$name.txt"
+  python3 tools/gpu-timeline.py "$out/$name.tsv" --kernels 25 --frame 5 | tee "$out/$name.txt"
 }
 frame=(--width 1920 --height 1080 --photons 1000000 --device cuda --frames 20)
 timeline frame-ring bench frame scenes/ring.yaml "${frame[@]}" --k 50

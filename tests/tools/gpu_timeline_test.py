@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """tools/gpu-timeline.py on a timeline with known answers: two frames between three composite
-kernels, kernels on two streams that overlap, a copy, and host waits that end inside some gaps.
+kernels, kernels on two streams that overlap, a copy, and host waits that end inside some gaps; each
+kernel's time a frame, and one frame's kernels in order.
 
     gpu_timeline_test.py PATH_TO_GPU_TIMELINE_PY
 """
@@ -82,6 +83,35 @@ class GpuTimeline(unittest.TestCase):
         self.assertAlmostEqual(values["two or more at once"], 5.0)  # 10 ms in frame 1
         self.assertEqual(values["host waits"], 1)  # two in frame 1, none in frame 2
         self.assertIn("CompositeSamplePass", out)
+
+    def test_kernel_times_are_medians_of_each_frames_sums(self):
+        gpu, _ = self.module.read(self.path)
+        frames = [(1000 * US, 100000 * US, gpu), (100000 * US, 200000 * US, gpu)]
+        rows = {name: (ns / US / 1000, launches) for ns, launches, name in self.module.kernel_times(frames)}
+        # Frame 1: build 19 ms, eye 20, composite 20, the copy 10; frame 2: build 50, composite 40.
+        self.assertEqual(rows["ParallelForKernel<BuildPass>"], (34.5, 1))
+        self.assertEqual(rows["ParallelForKernel<CompositeSamplePass>"], (30.0, 1))
+        self.assertEqual(rows["ParallelForKernel<EyePass>"], (10.0, 0.5))
+        self.assertEqual(rows["copy DtoH"], (5.0, 0.5))
+        self.assertEqual(self.module.kernel_times(frames)[0][2], "ParallelForKernel<BuildPass>")
+
+    def test_one_frames_kernels_from_its_start(self):
+        out = subprocess.run([sys.executable, SCRIPT, self.path, "--kernels", "2", "--frame", "1", "--min-us", "15000"],
+                             check=True, capture_output=True, text=True).stdout
+        listing = out[out.index("frame 1's kernels"):].splitlines()[2:]
+        # Kernels of 15 ms or more, in ms from the frame's start at 1 ms; the 10 ms copy is left out.
+        self.assertEqual([line.split()[:3] + line.split()[4:] for line in listing],
+                         [["30.000", "49.000", "19.000", "ParallelForKernel<BuildPass>"],
+                          ["39.000", "59.000", "20.000", "ParallelForKernel<EyePass>"],
+                          ["79.000", "99.000", "20.000", "ParallelForKernel<CompositeSamplePass>"]])
+        kernels = out[out.index("GPU time of each kernel"):out.index("frame 1's kernels")].splitlines()[2:]
+        self.assertEqual([line.split()[-1] for line in kernels if line.strip()],
+                         ["ParallelForKernel<BuildPass>", "ParallelForKernel<CompositeSamplePass>"])
+
+    def test_a_frame_past_the_timeline_is_refused(self):
+        run = subprocess.run([sys.executable, SCRIPT, self.path, "--frame", "3"], capture_output=True, text=True)
+        self.assertNotEqual(run.returncode, 0)
+        self.assertIn("frames 1 to 2", run.stderr)
 
 
 if __name__ == "__main__":
