@@ -489,14 +489,21 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         }
         // The top-level rates are the reported traversal's; "traversals" has every one traced.
         json.Key("traversal").String(TraversalVariantName(reported));
-        json.Key("primary_rays").Integer(int64_t(primary.batch.host.size()));
-        json.Key("primary_mrays_per_s").Number(main_run.primary.mrays);
+        // The closest-hit kinds' keys are named after them, a run's results taken from its member.
+        struct NamedKind {
+            const char* name;
+            const ClosestHitKind& kind;
+            KindRun TraversalRun::*result;
+        };
+        const NamedKind named_kinds[] = {{"primary", primary, &TraversalRun::primary},
+                                         {"incoherent", incoherent, &TraversalRun::incoherent},
+                                         {"surface", surface, &TraversalRun::surface}};
+        for (const NamedKind& k : named_kinds) {
+            json.Key(Concat(k.name, "_rays")).Integer(int64_t(k.kind.batch.host.size()));
+            json.Key(Concat(k.name, "_mrays_per_s")).Number((main_run.*k.result).mrays);
+        }
         json.Key("shadow_rays").Integer(int64_t(shadow->host.size()));
         json.Key("shadow_mrays_per_s").Number(main_run.shadow_mrays);
-        json.Key("incoherent_rays").Integer(int64_t(incoherent.batch.host.size()));
-        json.Key("incoherent_mrays_per_s").Number(main_run.incoherent.mrays);
-        json.Key("surface_rays").Integer(int64_t(surface.batch.host.size()));
-        json.Key("surface_mrays_per_s").Number(main_run.surface.mrays);
         json.Key("hits_checked").Integer(int64_t(hits_checked));
         json.Key("hit_mismatches").Integer(int64_t(hit_mismatches));
         json.Key("traversal_differences").Integer(int64_t(differences));
@@ -506,16 +513,13 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
             json.Key("traversal").String(TraversalVariantName(run.variant));
             if (run.variant == TraversalVariant::ShortStack)
                 json.Key("short_stack_entries").Integer(kShortStackEntries);
-            json.Key("primary_mrays_per_s").Number(run.primary.mrays);
             json.Key("shadow_mrays_per_s").Number(run.shadow_mrays);
-            json.Key("incoherent_mrays_per_s").Number(run.incoherent.mrays);
-            json.Key("surface_mrays_per_s").Number(run.surface.mrays);
-            json.Key("primary_nodes_per_ray").Number(run.primary.cost.nodes);
-            json.Key("primary_restarts_per_ray").Number(run.primary.cost.restarts);
-            json.Key("incoherent_nodes_per_ray").Number(run.incoherent.cost.nodes);
-            json.Key("incoherent_restarts_per_ray").Number(run.incoherent.cost.restarts);
-            json.Key("surface_nodes_per_ray").Number(run.surface.cost.nodes);
-            json.Key("surface_restarts_per_ray").Number(run.surface.cost.restarts);
+            for (const NamedKind& k : named_kinds) {
+                const KindRun& result = run.*k.result;
+                json.Key(Concat(k.name, "_mrays_per_s")).Number(result.mrays);
+                json.Key(Concat(k.name, "_nodes_per_ray")).Number(result.cost.nodes);
+                json.Key(Concat(k.name, "_restarts_per_ray")).Number(result.cost.restarts);
+            }
             json.Key("hits_checked").Integer(int64_t(run.hits_checked));
             json.Key("hit_mismatches").Integer(int64_t(run.hit_mismatches));
             json.Key("rays_compared").Integer(int64_t(run.rays_compared));
