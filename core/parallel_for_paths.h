@@ -10,10 +10,11 @@
 // With a GPU thread an item, a warp runs as long as its longest item while the lanes whose items
 // ended wait idle: most of a champagne glass's photons end at their first hit and a few stay
 // trapped in the glass for eight bounces, which kept 55% of the lanes' steps busy (a CPU count of
-// 1M photons). Here the GPU runs as many warps as fit on it at once, and whenever lanes of a warp
-// are idle it hands them the next items of a shared counter, so lanes keep stepping until the items
-// run out (Aila and Laine 2009, persistent threads with dynamic fetch). An item's work and results
-// do not depend on the lane that runs it. The CPU runs each item's loop in turn in a ParallelFor.
+// 1M photons). Here the GPU runs as many warps as fit at once on the SMs the thread's stream reaches
+// (core/thread_stream.h), and whenever lanes of a warp are idle it hands them the next items of a
+// shared counter, so lanes keep stepping until the items run out (Aila and Laine 2009, persistent
+// threads with dynamic fetch). An item's work and results do not depend on the lane that runs it.
+// The CPU runs each item's loop in turn in a ParallelFor.
 // A launch unit only, as ParallelFor.
 #pragma once
 
@@ -27,6 +28,7 @@
 
 #if defined(__CUDACC__)
 #include "core/memory.h"
+#include "core/thread_stream.h"
 #endif
 
 namespace caustica {
@@ -64,16 +66,24 @@ __global__ void __launch_bounds__(kPathsBlock) PathsKernel(Pass pass, uint32_t n
     }
 }
 
-// The warps that fit on the device at once (all of its SMs), or fewer where n items fill fewer.
+// The warps that fit at once on the SMs the thread's stream runs on (all of the device's, or a
+// share's: core/thread_stream.h), or fewer where n items fill fewer. More would wait for the first
+// to end, and a grid's blocks are handed out in the order the grids were queued, so the kernels
+// queued after it at the same priority would wait for them too.
 template <class Pass>
 unsigned PathsGrid(size_t n) {
-    const unsigned resident = OncePerDevice([] {
-        int device = 0, sms = 0, blocks = 0;
-        CA_CUDA_CHECK(cudaGetDevice(&device));
-        CA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    struct Device {
+        unsigned sms, blocks_per_sm;
+    };
+    const Device device = OncePerDevice([] {
+        int id = 0, sms = 0, blocks = 0;
+        CA_CUDA_CHECK(cudaGetDevice(&id));
+        CA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, id));
         CA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, PathsKernel<Pass>, kPathsBlock, 0));
-        return unsigned(sms) * unsigned(blocks > 0 ? blocks : 1);
+        return Device{unsigned(sms), unsigned(blocks > 0 ? blocks : 1)};
     });
+    const unsigned sms = ThreadStreamSms() > 0 ? unsigned(ThreadStreamSms()) : device.sms;
+    const unsigned resident = sms * device.blocks_per_sm;
     const size_t needed = (n + kPathsBlock - 1) / kPathsBlock;
     return needed < resident ? unsigned(needed) : resident;
 }

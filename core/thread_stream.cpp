@@ -11,6 +11,7 @@
 namespace caustica {
 namespace {
 thread_local void* thread_stream = nullptr;  // null: the thread's default stream
+thread_local int thread_stream_sms = 0;       // 0: every SM
 }  // namespace
 
 void* ThreadStream() {
@@ -19,6 +20,8 @@ void* ThreadStream() {
 #endif
     return thread_stream;
 }
+
+int ThreadStreamSms() { return thread_stream_sms; }
 
 PriorityStream::PriorityStream(bool gpu) {
 #if CAUSTICA_WITH_CUDA
@@ -40,7 +43,13 @@ PriorityStream::~PriorityStream() {
 #endif
 }
 
-ThreadStreamScope::ThreadStreamScope(void* stream) : previous_(thread_stream) { thread_stream = stream; }
-ThreadStreamScope::~ThreadStreamScope() { thread_stream = previous_; }
+ThreadStreamScope::ThreadStreamScope(void* stream, int sms) : previous_(thread_stream), previous_sms_(thread_stream_sms) {
+    thread_stream = stream;
+    thread_stream_sms = sms;
+}
+ThreadStreamScope::~ThreadStreamScope() {
+    thread_stream = previous_;
+    thread_stream_sms = previous_sms_;
+}
 
 }  // namespace caustica

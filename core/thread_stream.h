@@ -8,6 +8,9 @@
 namespace caustica {
 
 void* ThreadStream();
+// The SMs that the work queued on ThreadStream() may run on where that is a share's stream (core/sm_share.h);
+// 0 where it may run on every SM of the device.
+int ThreadStreamSms();
 
 // A stream of its own, of the highest priority of the calling thread's current device, for a chain
 // of passes that others run beside: the project's kernels take their backend's priority at each
@@ -28,16 +31,19 @@ private:
     void* stream_ = nullptr;
 };
 
-// Makes stream the calling thread's until the scope ends, then restores the one before.
+// Makes stream the calling thread's until the scope ends, then restores the one before. sms: the SMs
+// that work on it runs on where it is a share's stream, for the grids sized to what the SMs hold at
+// once (ParallelForPaths); 0 for every SM of the device.
 class ThreadStreamScope {
 public:
-    explicit ThreadStreamScope(void* stream);
+    explicit ThreadStreamScope(void* stream, int sms = 0);
     ~ThreadStreamScope();
     ThreadStreamScope(const ThreadStreamScope&) = delete;
     ThreadStreamScope& operator=(const ThreadStreamScope&) = delete;
 
 private:
     void* previous_;
+    int previous_sms_;
 };
 
 }  // namespace caustica

@@ -216,8 +216,8 @@ struct FrameRenderer::State {
     QueuePoint queries_ready;  // the eye passes' chain after the caustic queries, before its shadow pass
     QueuePoint eye_done;       // the eye passes' chain after the sample's last eye pass
     // The next frame's geometry, prepared while the frame's first sample runs (PrepareGeometryAhead):
-    // on the GPU its passes run on the first of two shares of the SMs and the sample's passes
-    // after both chains' on the second, where they do not hold every SM until their last wave.
+    // on the GPU its passes run on the first of two shares of the SMs and the sample's photon and
+    // shading passes on the second, where they do not hold every SM until their last wave.
     std::unique_ptr<SmShares> shares;  // on the GPU with RenderSettings::geometry_ahead_sms
     int shares_sms = 0;                // the SMs asked for the first share
     PriorityStream ahead_stream;       // the geometry ahead's on the GPU without shares
@@ -256,7 +256,7 @@ struct FrameRenderer::State {
     // search after the geometry's build, where its SMs would idle until the frame's end.
     void JoinGeometryAhead() {
         if (!WaitForAheadIssued() || !shares) return;
-        const ThreadStreamScope first(shares->FirstStream());
+        const ThreadStreamScope first(shares->FirstStream(), shares->FirstSms());
         caustic_join.Join(shares->FirstSms());
     }
 
@@ -352,13 +352,14 @@ void FrameRenderer::PrepareGeometryAhead(const FrameInput& next) {
     s.ahead_issued = false;
     const int geometry = 1 - s.current;
     void* stream = s.shares ? s.shares->FirstStream() : s.ahead_stream.get();
+    const int sms = s.shares ? s.shares->FirstSms() : 0;
     {
-        const ThreadStreamScope scope(stream);
+        const ThreadStreamScope scope(stream, sms);
         s.prepared.WaitHere();
         UploadGeometry(next, geometry);  // copies only where the geometry changed
     }
-    auto issue = [this, geometry, stream] {
-        const ThreadStreamScope scope(stream);
+    auto issue = [this, geometry, stream, sms] {
+        const ThreadStreamScope scope(stream, sms);
         PlaceAndBuildGeometry(geometry);
     };
     if (s.ahead_thread) s.ahead_thread->Start(issue);
@@ -458,14 +459,17 @@ void FrameRenderer::AddSample() {
     if (s.eye_thread) s.eye_thread->Start(eye_passes);
     else eye_passes();
 
-    // The photon passes on their own stream of the highest priority, from the sample's start: CUB's
-    // kernels and the fills among them go before the eye passes' blocks, as the passes' own kernels
-    // do (core/thread_stream.h).
-    std::optional<ThreadStreamScope> on_photon_stream;
-    if (s.photon_stream.get()) {
-        on_photon_stream.emplace(s.photon_stream.get());
-        tree_built.WaitHere();
-    }
+    // The photon passes on a stream of the highest priority, from the sample's start: CUB's kernels
+    // and the fills among them go before the eye passes' blocks, as the passes' own kernels do
+    // (core/thread_stream.h). Where the geometry is prepared ahead on a share of the SMs, that is
+    // the other share's stream, on which the rest of the sample runs too: the photon trace's
+    // persistent warps hold every SM they reach until their photons run out, and from a stream that
+    // reached every SM they held the next frame's tree back as well (docs/notes/frame-performance.md).
+    // Elsewhere the photon chain's own stream, which the thread's own stream waits for after it.
+    std::optional<ThreadStreamScope> on_photon_stream, on_share;
+    if (s.shares) on_share.emplace(s.shares->SecondStream(), s.shares->SecondSms());
+    else if (s.photon_stream.get()) on_photon_stream.emplace(s.photon_stream.get());
+    if (on_share || on_photon_stream) tree_built.WaitHere();
     PhotonTraceSettings photon_settings;
     photon_settings.count = s.settings.photons;
     photon_settings.max_bounces = s.settings.max_bounces;
@@ -487,14 +491,6 @@ void FrameRenderer::AddSample() {
     LeaveStream(on_photon_stream, timer);
 
     if (s.eye_thread) s.eye_thread->Wait();
-    // Where the geometry is prepared ahead on a share of the SMs, the rest of the sample runs on
-    // the other share, after the photon chain; the thread's own stream goes on after it.
-    std::optional<ThreadStreamScope> on_share;
-    if (s.shares) {
-        const QueuePoint photons_done = timer.clock().Point(timer.Mark());
-        on_share.emplace(s.shares->SecondStream());
-        photons_done.WaitHere();
-    }
     if (traversal_cost) {
         s.eye_done.WaitHere();
         RunTraversalCostPass(s.backend, scene, s.eye);

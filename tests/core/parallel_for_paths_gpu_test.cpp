@@ -1,7 +1,11 @@
 // ParallelForPaths's persistent warps, which hand idle lanes the next items, against the plain
-// loop. A launch unit: nvcc compiles it in a CUDA build.
+// loop, on the whole GPU and on shares of its SMs. A launch unit: nvcc compiles it in a CUDA build.
 #include <gtest/gtest.h>
 
+#include <utility>
+
+#include "core/sm_share.h"
+#include "core/thread_stream.h"
 #include "tests/core/paths_test_pass.h"
 #include "tests/test_support.h"
 
@@ -28,6 +32,31 @@ TEST(ParallelForPathsGpuReuse, ManyUsesInARow) {
         const uint32_t n = 5000 + use * 997;
         ASSERT_EQ(testing::RunPaths(gpu, n).sums, testing::SerialPathSums(n)) << "use " << use;
     }
+}
+
+// On a share of the SMs the grid is what that share holds at once (more blocks would wait for the
+// first ones to end, and hold back the kernels queued after them), and every item still runs once.
+TEST(ParallelForPathsGpuShare, TheGridFitsTheShareItRunsOn) {
+    CA_REQUIRE_GPU(gpu);
+#if defined(__CUDACC__)  // the grid is CUDA code
+    const uint32_t many = 1u << 26;  // more items than any GPU holds lanes for at once
+    const unsigned whole = detail::PathsGrid<testing::CountedPaths>(many);
+    const int all = SmCount(gpu.device());
+    const SmShares shares(gpu.device(), 16);
+    for (const auto& [stream, sms] : {std::pair(shares.FirstStream(), shares.FirstSms()),
+                                      std::pair(shares.SecondStream(), shares.SecondSms())}) {
+        const ThreadStreamScope scope(stream, sms);
+        EXPECT_EQ(detail::PathsGrid<testing::CountedPaths>(many), whole / unsigned(all) * unsigned(sms))
+            << "a share of " << sms << " SMs";
+        const uint32_t n = 100003;
+        const testing::PathsRun run = testing::RunPaths(gpu, n);
+        EXPECT_EQ(run.sums, testing::SerialPathSums(n)) << "a share of " << sms << " SMs";
+        EXPECT_EQ(run.starts, std::vector<uint32_t>(n, 1u)) << "a share of " << sms << " SMs";
+    }
+    EXPECT_EQ(detail::PathsGrid<testing::CountedPaths>(many), whole) << "the thread's own stream again";
+#else
+    static_cast<void>(gpu);  // without CUDA, CA_REQUIRE_GPU has skipped the test
+#endif
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// The stream a host thread queues on (ThreadStream): a scope sets it for the calling thread alone,
-// and scopes nest.
+// The stream a host thread queues on (ThreadStream) and the SMs it reaches (ThreadStreamSms): a
+// scope sets them for the calling thread alone, and scopes nest.
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -25,6 +25,24 @@ TEST(ThreadStream, ScopesNestAndRestoreForTheirThreadAlone) {
         EXPECT_EQ(other, own);
     }
     EXPECT_EQ(ThreadStream(), own);
+}
+
+TEST(ThreadStream, AShareScopeNamesItsSmsUntilItEnds) {
+    int share = 0, whole = 0;
+    EXPECT_EQ(ThreadStreamSms(), 0) << "the thread's own stream reaches every SM";
+    {
+        const ThreadStreamScope on_share(&share, 116);
+        EXPECT_EQ(ThreadStreamSms(), 116);
+        {
+            const ThreadStreamScope on_whole(&whole);
+            EXPECT_EQ(ThreadStreamSms(), 0);
+        }
+        EXPECT_EQ(ThreadStreamSms(), 116);
+        int other = -1;
+        std::thread([&other] { other = ThreadStreamSms(); }).join();
+        EXPECT_EQ(other, 0);
+    }
+    EXPECT_EQ(ThreadStreamSms(), 0);
 }
 
 }  // namespace
