@@ -28,7 +28,7 @@
 
 #if defined(__CUDACC__)
 #include "core/memory.h"
-#include "core/thread_stream.h"
+#include "core/sm_share.h"
 #endif
 
 namespace caustica {
@@ -72,18 +72,14 @@ __global__ void __launch_bounds__(kPathsBlock) PathsKernel(Pass pass, uint32_t n
 // queued after it at the same priority would wait for them too.
 template <class Pass>
 unsigned PathsGrid(size_t n) {
-    struct Device {
-        unsigned sms, blocks_per_sm;
-    };
-    const Device device = OncePerDevice([] {
-        int id = 0, sms = 0, blocks = 0;
-        CA_CUDA_CHECK(cudaGetDevice(&id));
-        CA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, id));
+    const unsigned blocks_per_sm = OncePerDevice([] {
+        int blocks = 0;
         CA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, PathsKernel<Pass>, kPathsBlock, 0));
-        return Device{unsigned(sms), unsigned(blocks > 0 ? blocks : 1)};
+        return unsigned(blocks > 0 ? blocks : 1);
     });
-    const unsigned sms = ThreadStreamSms() > 0 ? unsigned(ThreadStreamSms()) : device.sms;
-    const unsigned resident = sms * device.blocks_per_sm;
+    int device = 0;
+    CA_CUDA_CHECK(cudaGetDevice(&device));
+    const unsigned resident = unsigned(ThreadStreamSmCount(device)) * blocks_per_sm;
     const size_t needed = (n + kPathsBlock - 1) / kPathsBlock;
     return needed < resident ? unsigned(needed) : resident;
 }

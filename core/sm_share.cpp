@@ -1,6 +1,7 @@
 #include "core/sm_share.h"
 
 #include "core/error.h"
+#include "core/thread_stream.h"
 
 #if CAUSTICA_WITH_CUDA
 #include <cuda.h>
@@ -128,6 +129,8 @@ void SmShares::Synchronize() const {}
 
 int SmCount(int) { return 0; }
 #endif
+
+int ThreadStreamSmCount(int device) { return ThreadStreamSms() > 0 ? ThreadStreamSms() : SmCount(device); }
 
 SmShares::~SmShares() = default;
 

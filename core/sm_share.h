@@ -11,6 +11,10 @@ namespace caustica {
 
 // The SMs of CUDA device 'device' (0 in a build without CUDA).
 int SmCount(int device);
+// The SMs that the work queued on the calling thread's stream runs on: its share's where the thread
+// works in one (ThreadStreamSms, core/thread_stream.h), else all of device's. Grids that are sized
+// to what the SMs hold at once are sized to these.
+int ThreadStreamSmCount(int device);
 
 class SmShares {
 public:

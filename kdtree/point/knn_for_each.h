@@ -196,7 +196,7 @@ void KnnForEach(const Backend& backend, const PointTreeView& tree, const NodeRad
             const bool early = !backend.IsBackground();
             join->queue().RunOwner(chunks, [&](const ChunkQueueView& owner) {
                 LaunchJoinableExact(priority, early, "exact knn batch", query, consume, n, owner,
-                                    SmCount(backend.device()));
+                                    ThreadStreamSmCount(backend.device()));
             });
             join->SetLaunch([=](const ChunkQueueView& joining, int sms) {
                 LaunchJoinableExact(priority, early, "exact knn batch (joining)", query, consume, n, joining, sms);
