@@ -141,8 +141,12 @@ struct FrameGeometry {
 }  // namespace
 
 int DefaultGeometryAheadSms(const Backend& backend) {
-    constexpr int kAheadSms = 16, kLeastDeviceSms = 4 * kAheadSms;
-    return backend.IsGpu() && SmCount(backend.device()) >= kLeastDeviceSms ? kAheadSms : 0;
+    return backend.IsGpu() ? GeometryAheadSms(SmCount(backend.device())) : 0;
+}
+
+int GeometryAheadSms(int device_sms) {
+    constexpr int kLeastDeviceSms = 64, kGranularity = 8;
+    return device_sms >= kLeastDeviceSms ? device_sms / 4 / kGranularity * kGranularity : 0;
 }
 
 float DisplayScale(const RenderSettings& settings) { return ShowsLight(settings) ? settings.exposure : 1.0f; }

@@ -31,6 +31,16 @@ TEST(GeometryAhead, MovingObjectsGiveTheSameFrames) { ExpectSameFramesAhead(Ship
 
 TEST(GeometryAhead, MovingWaterGivesTheSameFrames) { ExpectSameFramesAhead(Shipped("pool.yaml")); }
 
+// A quarter of a GPU's SMs in multiples of 8, none on a small one: 32 of an H100's or an H200's 132.
+TEST(GeometryAhead, TheDefaultShareIsAQuarterOfTheSms) {
+    EXPECT_EQ(GeometryAheadSms(132), 32);
+    EXPECT_EQ(GeometryAheadSms(108), 24);
+    EXPECT_EQ(GeometryAheadSms(64), 16);
+    EXPECT_EQ(GeometryAheadSms(63), 0);
+    EXPECT_EQ(GeometryAheadSms(0), 0);
+    EXPECT_EQ(DefaultGeometryAheadSms(Backend::Cpu()), 0);
+}
+
 TEST(GeometryAhead, ComesBeforeTheSamplesAndTheNextPrepareTakesIt) {
     const Scene scene = Shipped("orbit.yaml");
     const RenderOptions options = testing::SmallFrame(2000, 16, 9);
