@@ -43,7 +43,8 @@ PriorityStream::~PriorityStream() {
 #endif
 }
 
-ThreadStreamScope::ThreadStreamScope(void* stream, int sms) : previous_(thread_stream), previous_sms_(thread_stream_sms) {
+ThreadStreamScope::ThreadStreamScope(void* stream, int sms)
+    : previous_(thread_stream), previous_sms_(thread_stream_sms) {
     thread_stream = stream;
     thread_stream_sms = sms;
 }

@@ -8,8 +8,8 @@
 namespace caustica {
 
 void* ThreadStream();
-// The SMs that the work queued on ThreadStream() may run on where that is a share's stream (core/sm_share.h);
-// 0 where it may run on every SM of the device.
+// The SMs that the work queued on ThreadStream() may run on where that is a share's stream
+// (core/sm_share.h); 0 where it may run on every SM of the device.
 int ThreadStreamSms();
 
 // A stream of its own, of the highest priority of the calling thread's current device, for a chain
