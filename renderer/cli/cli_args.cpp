@@ -20,6 +20,15 @@ void ArgParser::Add(Entry entry) {
     entries_.push_back(std::move(entry));
 }
 
+void ArgParser::ShowDefault(const std::string& name, const std::string& text) {
+    for (Entry& e : entries_)
+        if (e.name == name && !e.positional && !e.is_flag) {
+            e.default_text = text;
+            return;
+        }
+    CA_CHECK_MSG(false, "ShowDefault for an option not declared: ", name);
+}
+
 void ArgParser::Option(const std::string& name, const std::string& metavar, const std::string& help,
                        std::string* target) {
     Add({name, metavar, help, *target, false, false, false, [target](const std::string& v) { *target = v; }});

@@ -23,6 +23,9 @@ public:
                 std::string* target);
     // --name without a value sets target to true.
     void Flag(const std::string& name, const std::string& help, bool* target);
+    // The default that --help shows for option name (declared before), where the caller works it out
+    // after parsing (from the device, say) instead of keeping the target's value.
+    void ShowDefault(const std::string& name, const std::string& text);
     // A positional argument; optional ones may be left out (only at the end).
     void Positional(const std::string& name, const std::string& help, std::string* target, bool optional);
     // The positional arguments after the others, any number of them (last).

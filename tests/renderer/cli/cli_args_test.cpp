@@ -1,5 +1,5 @@
 // The argument parser's rules for values: a forgotten value is not taken from the next option,
-// and an empty word never stands for a default.
+// and an empty word never stands for a default; and the defaults its --help shows.
 #include "renderer/cli/cli_args.h"
 
 #include <gtest/gtest.h>
@@ -47,6 +47,17 @@ TEST(ArgParser, EmptyWordsAreErrors) {
     Parsed parsed;
     EXPECT_EQ(ParseError({}, &parsed), "");
     EXPECT_EQ(parsed.scene, "default");
+}
+
+// A default worked out after parsing is shown as the caller words it, not as the target's value.
+TEST(ArgParser, HelpShowsADefaultWorkedOutLater) {
+    int sms = 0;
+    ArgParser parser("caustica test", "a test");
+    parser.Option("--sms", "N", "SMs", &sms);
+    EXPECT_NE(parser.Help().find("SMs (default: 0)"), std::string::npos);
+    parser.ShowDefault("--sms", "a quarter of the GPU's");
+    EXPECT_NE(parser.Help().find("SMs (default: a quarter of the GPU's)"), std::string::npos);
+    EXPECT_EQ(parser.Help().find("(default: 0)"), std::string::npos);
 }
 
 }  // namespace
