@@ -8,6 +8,9 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
+#include <map>
+#include <mutex>
+
 #include "core/backend.h"
 #include "core/cuda_check.h"
 #endif
@@ -71,7 +74,10 @@ struct SmShares::Impl {
         for (CUstream s : streams)
             if (s) cudaStreamSynchronize(static_cast<cudaStream_t>(s));  // never throws: a destructor
         for (CUstream s : streams)
-            if (s) api.stream_destroy(s);
+            if (s) {
+                ForgetShareStream(s);
+                api.stream_destroy(s);
+            }
         for (CUgreenCtx c : contexts)
             if (c) api.destroy(c);
     }
@@ -101,6 +107,7 @@ SmShares::SmShares(int device, int first_sms) : impl_(std::make_unique<Impl>()) 
         m.api.Check(m.api.stream_create(&m.streams[i], m.contexts[i], CU_STREAM_NON_BLOCKING, priority),
                     "cuGreenCtxStreamCreate");
         m.sms[i] = int(parts[i].sm.smCount);
+        NameShareStream(m.streams[i], m.sms[i]);
     }
 }
 
@@ -113,9 +120,17 @@ void SmShares::Synchronize() const {
 }
 
 int SmCount(int device) {
-    int sms = 0;
-    CA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    return sms;
+    // Asked once a device: grids sized by it are launched several times a frame.
+    static std::mutex mutex;
+    static std::map<int, int> counts;
+    const std::lock_guard<std::mutex> lock(mutex);
+    auto found = counts.find(device);
+    if (found == counts.end()) {
+        int sms = 0;
+        CA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        found = counts.emplace(device, sms).first;
+    }
+    return found->second;
 }
 #else
 

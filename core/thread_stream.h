@@ -12,6 +12,11 @@ void* ThreadStream();
 // (core/sm_share.h); 0 where it may run on every SM of the device.
 int ThreadStreamSms();
 
+// A share's stream and the SMs that work queued on it runs on, named while the share lives
+// (SmShares names its own), so that a ThreadStreamScope on that stream knows its SMs.
+void NameShareStream(void* stream, int sms);
+void ForgetShareStream(void* stream);
+
 // A stream of its own, of the highest priority of the calling thread's current device, for a chain
 // of passes that others run beside: the project's kernels take their backend's priority at each
 // launch (core/launch.h), but CUB's kernels and the fills take their stream's, which on a thread's
@@ -31,12 +36,12 @@ private:
     void* stream_ = nullptr;
 };
 
-// Makes stream the calling thread's until the scope ends, then restores the one before. sms: the SMs
-// that work on it runs on where it is a share's stream, for the grids sized to what the SMs hold at
-// once (ParallelForPaths); 0 for every SM of the device.
+// Makes stream the calling thread's until the scope ends, then restores the one before; with it the
+// SMs of its share where it is a named share's stream (NameShareStream), for the grids sized to what
+// the SMs hold at once (ParallelForPaths), else every SM of the device.
 class ThreadStreamScope {
 public:
-    explicit ThreadStreamScope(void* stream, int sms = 0);
+    explicit ThreadStreamScope(void* stream);
     ~ThreadStreamScope();
     ThreadStreamScope(const ThreadStreamScope&) = delete;
     ThreadStreamScope& operator=(const ThreadStreamScope&) = delete;

@@ -260,7 +260,7 @@ struct FrameRenderer::State {
     // search after the geometry's build, where its SMs would idle until the frame's end.
     void JoinGeometryAhead() {
         if (!WaitForAheadIssued() || !shares) return;
-        const ThreadStreamScope first(shares->FirstStream(), shares->FirstSms());
+        const ThreadStreamScope first(shares->FirstStream());
         caustic_join.Join(shares->FirstSms());
     }
 
@@ -356,14 +356,13 @@ void FrameRenderer::PrepareGeometryAhead(const FrameInput& next) {
     s.ahead_issued = false;
     const int geometry = 1 - s.current;
     void* stream = s.shares ? s.shares->FirstStream() : s.ahead_stream.get();
-    const int sms = s.shares ? s.shares->FirstSms() : 0;
     {
-        const ThreadStreamScope scope(stream, sms);
+        const ThreadStreamScope scope(stream);
         s.prepared.WaitHere();
         UploadGeometry(next, geometry);  // copies only where the geometry changed
     }
-    auto issue = [this, geometry, stream, sms] {
-        const ThreadStreamScope scope(stream, sms);
+    auto issue = [this, geometry, stream] {
+        const ThreadStreamScope scope(stream);
         PlaceAndBuildGeometry(geometry);
     };
     if (s.ahead_thread) s.ahead_thread->Start(issue);
@@ -471,7 +470,7 @@ void FrameRenderer::AddSample() {
     // reached every SM they held the next frame's tree back as well (docs/notes/frame-performance.md).
     // Elsewhere the photon chain's own stream, which the thread's own stream waits for after it.
     std::optional<ThreadStreamScope> on_photon_stream, on_share;
-    if (s.shares) on_share.emplace(s.shares->SecondStream(), s.shares->SecondSms());
+    if (s.shares) on_share.emplace(s.shares->SecondStream());
     else if (s.photon_stream.get()) on_photon_stream.emplace(s.photon_stream.get());
     if (on_share || on_photon_stream) tree_built.WaitHere();
     PhotonTraceSettings photon_settings;

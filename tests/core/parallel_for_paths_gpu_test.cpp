@@ -45,7 +45,7 @@ TEST(ParallelForPathsGpuShare, TheGridFitsTheShareItRunsOn) {
     const SmShares shares(gpu.device(), 16);
     for (const auto& [stream, sms] : {std::pair(shares.FirstStream(), shares.FirstSms()),
                                       std::pair(shares.SecondStream(), shares.SecondSms())}) {
-        const ThreadStreamScope scope(stream, sms);
+        const ThreadStreamScope scope(stream);
         EXPECT_EQ(detail::PathsGrid<testing::CountedPaths>(many), whole / unsigned(all) * unsigned(sms))
             << "a share of " << sms << " SMs";
         const uint32_t n = 100003;

@@ -1,5 +1,5 @@
 // The stream a host thread queues on (ThreadStream) and the SMs it reaches (ThreadStreamSms): a
-// scope sets them for the calling thread alone, and scopes nest.
+// scope sets them for the calling thread alone, scopes nest, and a named share stream brings its SMs.
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -27,11 +27,12 @@ TEST(ThreadStream, ScopesNestAndRestoreForTheirThreadAlone) {
     EXPECT_EQ(ThreadStream(), own);
 }
 
-TEST(ThreadStream, AShareScopeNamesItsSmsUntilItEnds) {
+TEST(ThreadStream, AShareStreamsScopeKnowsItsSmsUntilItEnds) {
     int share = 0, whole = 0;
     EXPECT_EQ(ThreadStreamSms(), 0) << "the thread's own stream reaches every SM";
+    NameShareStream(&share, 116);
     {
-        const ThreadStreamScope on_share(&share, 116);
+        const ThreadStreamScope on_share(&share);
         EXPECT_EQ(ThreadStreamSms(), 116);
         {
             const ThreadStreamScope on_whole(&whole);
@@ -43,6 +44,9 @@ TEST(ThreadStream, AShareScopeNamesItsSmsUntilItEnds) {
         EXPECT_EQ(other, 0);
     }
     EXPECT_EQ(ThreadStreamSms(), 0);
+    ForgetShareStream(&share);
+    const ThreadStreamScope forgotten(&share);
+    EXPECT_EQ(ThreadStreamSms(), 0) << "a stream no longer named is no share's";
 }
 
 }  // namespace
