@@ -24,11 +24,6 @@ Backend::Backend(DeviceKind kind, Priority priority, int device)
     if (kind == DeviceKind::Cuda) {
         const StreamPriorities range = CurrentDeviceStreamPriorities();
         launch_priority_ = priority == Priority::Highest ? range.highest : range.lowest;
-#if CAUSTICA_WITH_CUDA
-        int major = 0;
-        CA_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-        clusters_ = major >= 9;
-#endif
     }
     const MemorySpace space = SpaceOf(*this);
     scratch_->bytes = Buffer<unsigned char>(space);

@@ -41,9 +41,6 @@ public:
     std::string Describe() const;
     // The CUDA device number of a GPU backend; -1 on the CPU.
     int device() const { return device_; }
-    // Whether its GPU runs thread block clusters (compute capability 9.0 or later, core/lanes.h);
-    // false on the CPU.
-    bool RunsClusters() const { return clusters_; }
 
     // Another backend on the same device with its own scratch, for a chain of passes that a
     // second host thread issues while this one's run (core/worker_thread.h). Its GPU launches
@@ -85,7 +82,6 @@ private:
     int device_ = -1;
     int launch_priority_ = 0;
     bool background_ = false;
-    bool clusters_ = false;
     std::unique_ptr<ScratchMemory> scratch_;
 };
 

@@ -1,16 +1,14 @@
 // The lanes that share one item's work: one thread (OneLane: the CPU, or a GPU thread alone), a
 // group of a warp's threads (GroupLanes), the 32 threads of a GPU warp (WarpLanes) or the threads
-// of a GPU block (BlockLanes) or of the blocks of a thread block cluster (ClusterLanes). Code written once against them takes the parts lane, lane + kCount,
+// of a GPU block (BlockLanes). Code written once against them takes the parts lane, lane + kCount,
 // ... of the item and combines the lanes' answers with Reduce (a group or a warp), ReduceMin or
-// Ballot (a warp) or ExclusiveScan (a block or a cluster), so the CPU and the GPU run the same source. Reduce's
+// Ballot (a warp) or ExclusiveScan (a block), so the CPU and the GPU run the same source. Reduce's
 // operation must give the same bits in any order (a total order, integer min/max), or the warp's
 // answer would depend on how it paired the lanes. A block is also its warps: Warp() gives the
 // lanes of the calling thread's warp, WarpIndex() which of kWarps it is (OneLane is a block of one
 // warp of one lane). A block is also cut into parts of whole warps
 // (Part<kThreads>(), one of Parts<kThreads>() = kCount / kThreads, PartIndex<kThreads>()), each
-// with a barrier of its own; OneLane is one part of itself. A block's scratch (core/parallel_for_blocks.h)
-// is its own: BlockWarpIndex() and BlockPartIndex<kThreads>() say which of the calling thread's
-// block's warps or parts it is in, the index of their share of that scratch.
+// with a barrier of its own; OneLane is one part of itself.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +17,6 @@
 #include "core/hd.h"
 
 #if defined(__CUDACC__)
-#include <cooperative_groups.h>
 #include <cub/block/block_scan.cuh>
 #endif
 
@@ -38,7 +35,6 @@ struct OneLane {
     static constexpr uint32_t kWarps = 1;
     CA_HD uint32_t Lane() const { return 0; }
     CA_HD uint32_t WarpIndex() const { return 0; }
-    CA_HD uint32_t BlockWarpIndex() const { return 0; }
     CA_HD OneLane Warp() const { return {}; }
     template <uint32_t kThreads>
     CA_HD OneLane Part() const {
@@ -50,10 +46,6 @@ struct OneLane {
     }
     template <uint32_t kThreads>
     CA_HD uint32_t PartIndex() const {
-        return 0;
-    }
-    template <uint32_t kThreads>
-    CA_HD uint32_t BlockPartIndex() const {
         return 0;
     }
     CA_HD void Sync() const {}
@@ -169,7 +161,6 @@ struct BlockLanes {
     static constexpr uint32_t kWarps = kThreads / 32;
     __device__ uint32_t Lane() const { return threadIdx.x; }
     __device__ uint32_t WarpIndex() const { return threadIdx.x / 32; }
-    __device__ uint32_t BlockWarpIndex() const { return threadIdx.x / 32; }
     __device__ WarpLanes Warp() const { return {}; }
     template <uint32_t kPartThreads>
     __device__ PartLanes<kPartThreads> Part() const {
@@ -184,10 +175,6 @@ struct BlockLanes {
     __device__ uint32_t PartIndex() const {
         return threadIdx.x / kPartThreads;
     }
-    template <uint32_t kPartThreads>
-    __device__ uint32_t BlockPartIndex() const {
-        return threadIdx.x / kPartThreads;
-    }
     // Makes the block's writes to shared and global memory visible to all of its threads.
     __device__ void Sync() const { __syncthreads(); }
     template <class T, class Op>
@@ -200,77 +187,10 @@ struct BlockLanes {
         return before;
     }
 };
-
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900  // clusters: the host pass and sm_90 on
-// The kBlocks blocks of kThreads threads of one thread block cluster (sm_90), as one set of lanes:
-// kBlocks SMs take an item's rounds, where one block walks them a few times over, and the
-// cluster's hardware barrier joins them where a launch would wait for the whole GPU and the host.
-// The blocks' shared memory is their own, and a scan adds the blocks' totals through the
-// cluster's distributed shared memory.
-template <uint32_t kThreads, uint32_t kBlocks>
-struct ClusterLanes {
-    static_assert(kThreads % 32 == 0, "blocks of whole warps");
-    static_assert(kBlocks >= 1 && kBlocks <= 8, "a portable cluster has at most 8 blocks");
-    static constexpr uint32_t kCount = kThreads * kBlocks;
-    static constexpr uint32_t kWarps = kCount / 32;
-    __device__ uint32_t Rank() const { return cooperative_groups::this_cluster().block_rank(); }
-    __device__ uint32_t Lane() const { return Rank() * kThreads + threadIdx.x; }
-    __device__ uint32_t WarpIndex() const { return Lane() / 32; }
-    __device__ uint32_t BlockWarpIndex() const { return threadIdx.x / 32; }
-    __device__ WarpLanes Warp() const { return {}; }
-    template <uint32_t kPartThreads>
-    __device__ PartLanes<kPartThreads> Part() const {
-        static_assert(kThreads % kPartThreads == 0 && kThreads / kPartThreads <= 15, "whole parts, a barrier each");
-        return {};
-    }
-    template <uint32_t kPartThreads>
-    static constexpr uint32_t Parts() {
-        return kCount / kPartThreads;
-    }
-    template <uint32_t kPartThreads>
-    __device__ uint32_t PartIndex() const {
-        return Lane() / kPartThreads;
-    }
-    template <uint32_t kPartThreads>
-    __device__ uint32_t BlockPartIndex() const {
-        return threadIdx.x / kPartThreads;
-    }
-    // Makes the cluster's writes to shared and global memory visible to all of its threads (the
-    // barrier's arrive releases and its wait acquires, at the cluster's scope).
-    __device__ void Sync() const { cooperative_groups::this_cluster().sync(); }
-    // Each block scans its lanes' values; the first warp of each then reads the blocks' totals from
-    // their shared memory and works out the blocks' offsets.
-    template <class T, class Op>
-    __device__ T ExclusiveScan(const T& value, const T& identity, const Op& op, T& total) const {
-        using Scan = cub::BlockScan<T, kThreads>;
-        __shared__ typename Scan::TempStorage storage;
-        __shared__ T block_total, offset, cluster_total;
-        T before, sum;
-        Scan(storage).ExclusiveScan(value, before, identity, op, sum);
-        if (threadIdx.x == 0) block_total = sum;
-        cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
-        cluster.sync();  // every block's total is written
-        if (threadIdx.x == 0) {
-            const uint32_t rank = cluster.block_rank();
-            T below = identity, all = identity;
-            for (uint32_t b = 0; b < kBlocks; ++b) {
-                const T t = *cluster.map_shared_rank(&block_total, b);
-                if (b < rank) below = op(below, t);
-                all = op(all, t);
-            }
-            offset = below;
-            cluster_total = all;
-        }
-        cluster.sync();  // the offsets are known; no block writes its total again before all read it
-        total = cluster_total;
-        return op(offset, before);
-    }
-};
-#endif
 #endif
 
-// An exclusive scan of in[0, n) into out (which may be in) by a block of lanes (OneLane, BlockLanes or
-// ClusterLanes), kCount items a round, each round carrying the sum of the rounds before. Returns the
+// An exclusive scan of in[0, n) into out (which may be in) by a block of lanes (OneLane or
+// BlockLanes), kCount items a round, each round carrying the sum of the rounds before. Returns the
 // sum of all, in every lane.
 template <class T, class Lanes>
 CA_HD T ExclusiveScanInRounds(const Lanes& lanes, const T* in, T* out, uint32_t n) {

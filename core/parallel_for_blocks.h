@@ -6,10 +6,6 @@
 // host. Pass::Scratch is the per-item work area, which may be larger than a static shared array
 // (48 KB); it is raw memory on the GPU, so the pass must write what it reads (its constructors do
 // not run there). A launch unit only, as ParallelFor.
-//
-// ParallelForCluster<kBlocks>(backend, name, pass) runs one item with the kBlocks blocks of one
-// thread block cluster (ClusterLanes, sm_90), each with its own scratch, for items whose rounds
-// one block would walk many times over; on the CPU, as ParallelForBlocks' one item.
 #pragma once
 
 #include <cstddef>
@@ -34,32 +30,7 @@ __global__ void __launch_bounds__(Pass::kThreads) BlockPerItemKernel(Pass pass) 
     extern __shared__ __align__(16) unsigned char shared_scratch[];
     pass.Run(BlockLanes<Pass::kThreads>(), *reinterpret_cast<typename Pass::Scratch*>(shared_scratch), blockIdx.x);
 }
-
-template <class Pass, uint32_t kBlocks>
-__global__ void __cluster_dims__(kBlocks, 1, 1) __launch_bounds__(Pass::kThreads) ClusterItemKernel(Pass pass) {
-    detail::AfterPreviousKernel();
-#if __CUDA_ARCH__ >= 900
-    extern __shared__ __align__(16) unsigned char shared_scratch[];
-    pass.Run(ClusterLanes<Pass::kThreads, kBlocks>(), *reinterpret_cast<typename Pass::Scratch*>(shared_scratch), 0);
-#else
-    __trap();  // the host launches clusters on sm_90 and later only (Backend::RunsClusters)
 #endif
-}
-
-// Above 48 KB a kernel's dynamic shared memory must be allowed explicitly, once on each device.
-// The split between shared memory and L1 is left to the driver, which gives the blocks the shared
-// memory they need and the rest to L1: with all of it shared, a pass of small scratch had a few KB
-// of L1 for its local memory and its reads (the ring's large levels all in one block: their
-// entries' classification 650 -> 450 us, H100).
-template <class Scratch, class Kernel>
-void AllowScratch(Kernel kernel) {
-    const cudaError_t allowed = detail::OncePerDevice([kernel] {
-        return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(sizeof(Scratch)));
-    });
-    CA_CUDA_CHECK(allowed);
-}
-#endif
-
 
 }  // namespace detail
 
@@ -71,7 +42,16 @@ void ParallelForBlocks(const Backend& backend, const char* name, size_t n, const
     CA_CHECK_MSG(n <= size_t(INT_MAX), name, ": ", n, " items");
     if (backend.IsGpu()) {
 #if defined(__CUDACC__)
-        detail::AllowScratch<Scratch>(detail::BlockPerItemKernel<Pass>);
+        // Above 48 KB a kernel's dynamic shared memory must be allowed explicitly, once on each
+        // device. The split between shared memory and L1 is left to the driver, which gives the
+        // blocks the shared memory they need and the rest to L1: with all of it shared, a pass
+        // of small scratch had a few KB of L1 for its local memory and its reads (the ring's large
+        // levels all in one block: their entries' classification 650 -> 450 us, H100).
+        const cudaError_t allowed = detail::OncePerDevice([] {
+            return cudaFuncSetAttribute(detail::BlockPerItemKernel<Pass>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        int(sizeof(Scratch)));
+        });
+        CA_CUDA_CHECK(allowed);
         detail::Launch(backend, name, detail::BlockPerItemKernel<Pass>, unsigned(n), Pass::kThreads, sizeof(Scratch),
                        pass);
 #else
@@ -83,22 +63,6 @@ void ParallelForBlocks(const Backend& backend, const char* name, size_t n, const
         const auto scratch = std::make_unique<Scratch>();
         for (size_t i = r.begin(); i != r.end(); ++i) pass.Run(OneLane(), *scratch, uint32_t(i));
     });
-}
-
-template <uint32_t kBlocks, class Pass>
-void ParallelForCluster(const Backend& backend, const char* name, const Pass& pass) {
-    if (!backend.IsGpu()) {
-        ParallelForBlocks(backend, name, 1, pass);
-        return;
-    }
-#if defined(__CUDACC__)
-    CA_CHECK_MSG(backend.RunsClusters(), name, ": thread block clusters need a GPU of compute capability 9.0");
-    detail::AllowScratch<typename Pass::Scratch>(detail::ClusterItemKernel<Pass, kBlocks>);
-    detail::Launch(backend, name, detail::ClusterItemKernel<Pass, kBlocks>, kBlocks, Pass::kThreads,
-                   sizeof(typename Pass::Scratch), pass);
-#else
-    detail::FailHostOnlyLaunch(name);
-#endif
 }
 
 }  // namespace caustica

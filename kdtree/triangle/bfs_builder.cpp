@@ -645,11 +645,6 @@ CA_HD inline bool LevelFitsRun(const LargeRunState& s, const LargeRunRoom& room,
            s.s_entries + 2 * entries <= room.root_entries && s.leaf_store_size + entries <= room.leaf_store;
 }
 
-// Larger levels, up to SahParams::large_levels_in_one_cluster_max, run likewise in the blocks of
-// one thread block cluster (ClusterLanes, core/lanes.h), their rounds spread over as many SMs with
-// the cluster's barrier between them, where a level of launches waits for the host.
-constexpr uint32_t kLargeLevelsClusterBlocks = 8;
-
 // In LargeLevelsPass, a node of more than kWarpSplitEntriesMax entries chooses its split with a
 // part of the block (its entries' bins shared by 8 warps, as SplitLargeNodesByBlock's), the others
 // with a warp each: a warp alone walked a node of a thousand entries 30 rounds an axis.
@@ -678,7 +673,6 @@ struct LargeLevelsPass {
     ReadbackTarget run;   // the run's end (a LargeRun), which lane 0 writes to the host as it goes
     LargeRunRoom room;
     SahParams params;
-    uint32_t limit;       // the most entries and child slots of a level the run takes
 
     // ChunkBounds: a warp per chunk, one atomic min or max per chunk and corner.
     template <class Block>
@@ -739,6 +733,7 @@ struct LargeLevelsPass {
         NoScratch none;
         const uint32_t chunk = uint32_t(params.chunk_size);
         const uint32_t threshold = uint32_t(params.small_node_threshold);
+        const uint32_t limit = uint32_t(params.large_levels_in_one_block_max);
         LargeRunState s = start;  // every lane keeps the same copy
         while (LevelFitsRun(s, room, limit)) {
             const uint32_t nxt = 1 - s.cur, active = s.active, slot_count = 2 * active;
@@ -764,13 +759,12 @@ struct LargeLevelsPass {
             block.Sync();
             const SplitLargeNodes split = SplitLargeNodes::Of(level, totals, params, entry_bound);
             constexpr uint32_t kPart = kSplitPartThreads;
-            SahBins& part_bins = scratch.bins[block.template BlockPartIndex<kPart>()];
-            for (uint32_t i = block.template PartIndex<kPart>(); i < active; i += Block::template Parts<kPart>())
-                if (cur.count[i] > kWarpSplitEntriesMax) split.Run(block.template Part<kPart>(), part_bins, i);
+            const uint32_t part = block.template PartIndex<kPart>();
+            for (uint32_t i = part; i < active; i += Block::template Parts<kPart>())
+                if (cur.count[i] > kWarpSplitEntriesMax) split.Run(block.template Part<kPart>(), scratch.bins[part], i);
             block.Sync();  // the parts' bins serve the first warps
-            SahBins& warp_bins = scratch.bins[block.BlockWarpIndex()];
             for (uint32_t i = block.WarpIndex(); i < active; i += Block::kWarps)
-                if (cur.count[i] <= kWarpSplitEntriesMax) split.Run(block.Warp(), warp_bins, i);
+                if (cur.count[i] <= kWarpSplitEntriesMax) split.Run(block.Warp(), scratch.bins[block.WarpIndex()], i);
             block.Sync();
             Classify(block, level, s.entry_count, false);
             block.Sync();
@@ -1430,8 +1424,8 @@ struct BfsSahBuilder::Impl {
         return SmallLevelLists{{small[0].View(), small[1].View()}, roots.View(), records.View(),
                                child_masks.Column<uint64_t>(0), triangles, totals.data(), params};
     }
-    // Runs large levels in one block or one cluster from s on while they fit (LargeLevelsPass);
-    // false if s's level does not.
+    // Runs large levels in one block from s on while they fit (LargeLevelsPass); false if s's
+    // level does not.
     bool RunLargeLevels(const Triangle* triangles, uint32_t n, LargeRunState& s);
     // The same for small levels (SmallLevelsPass).
     bool RunSmallLevels(const Triangle* triangles, SmallRunState& s);
@@ -1447,15 +1441,8 @@ struct BfsSahBuilder::Impl {
 };
 
 bool BfsSahBuilder::Impl::RunLargeLevels(const Triangle* triangles, uint32_t n, LargeRunState& s) {
-    const auto fits = [&s](uint32_t limit) { return 2 * uint64_t(s.active) <= limit && s.entry_count <= limit; };
-    // A level that one block takes runs there; a larger one in a cluster where the GPU runs them
-    // (the CPU follows the same rules), from there on while the levels fit the cluster's limit.
-    const bool in_block = fits(uint32_t(params.large_levels_in_one_block_max));
-    const bool in_cluster =
-        !in_block && (!backend.IsGpu() || backend.RunsClusters()) && fits(uint32_t(params.large_levels_in_one_cluster_max));
-    if (!in_block && !in_cluster) return false;
-    const uint32_t limit =
-        uint32_t(in_block ? params.large_levels_in_one_block_max : params.large_levels_in_one_cluster_max);
+    const uint32_t limit = uint32_t(params.large_levels_in_one_block_max);
+    if (2 * uint64_t(s.active) > limit || s.entry_count > limit) return false;
     // Room for the run: lists for levels of up to four times this one's entries (as far as the
     // limit allows), and records, roots and leaf items for a few levels of that size. The run ends
     // before a level that would not fit, and the host's levels go on from there.
@@ -1505,13 +1492,11 @@ bool BfsSahBuilder::Impl::RunLargeLevels(const Triangle* triangles, uint32_t n, 
                          start,
                          {},
                          room,
-                         params,
-                         limit};
+                         params};
     for (int k = 0; k < 8; ++k) pass.slots[k] = slots[k].data();
     const LargeRun run = ReadBack<LargeRun>([&](const ReadbackTarget& to_host) {
         pass.run = to_host;
-        if (in_block) ParallelForBlocks(backend, "kdtree large levels", 1, pass);
-        else ParallelForCluster<kLargeLevelsClusterBlocks>(backend, "kdtree large levels in a cluster", pass);
+        ParallelForBlocks(backend, "kdtree large levels", 1, pass);
     });
     const LargeRunState& end = run.state;
     CA_CHECK_MSG(end.levels >= 1, "a run of large levels ran none");

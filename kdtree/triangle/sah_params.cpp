@@ -16,9 +16,6 @@ std::string SahParamsProblem(const SahParams& p) {
     for (const int limit : {p.children_in_one_block_max, p.large_levels_in_one_block_max,
                             p.small_levels_in_one_block_max})
         if (limit < 0) return Concat("the limits of work in one block must be at least 0, not ", limit);
-    if (p.large_levels_in_one_cluster_max < 0 || p.large_levels_in_one_cluster_max > 65535)
-        return Concat("the limit of large levels in one cluster must be in [0, 65535], not ",
-                      p.large_levels_in_one_cluster_max);
     if (p.binned_sah_max_entries < 0)
         return Concat("the binned SAH's largest node must be at least 0 entries, not ", p.binned_sah_max_entries);
     if (p.median_or_sah_max_entries < 0)

@@ -68,10 +68,6 @@ struct SahParams {
     // Whole large levels, one after another while they fit, up to this many entries and child
     // slots a level:
     int large_levels_in_one_block_max = 1024;
-    // Larger large levels, likewise, in the blocks of one thread block cluster (a GPU of compute
-    // capability 9.0 or later; elsewhere, levels of launches), up to this many entries and child
-    // slots a level, and fewer than 65,536 entries:
-    int large_levels_in_one_cluster_max = 16384;
     // Whole small levels, likewise, up to this many nodes a level:
     int small_levels_in_one_block_max = 64;
 };

@@ -209,10 +209,6 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
     parser.Option("--large-levels-in-one-block", "N",
                   "whole large levels of up to N entries run in one GPU block, one after another; 0: never",
                   &opt.params.large_levels_in_one_block_max);
-    parser.Option("--large-levels-in-one-cluster", "N",
-                  "larger large levels of up to N entries (below 65,536) run in one GPU thread block cluster "
-                  "(compute capability 9.0 and later), one after another; 0: never",
-                  &opt.params.large_levels_in_one_cluster_max);
     parser.Option("--small-levels-in-one-block", "N",
                   "whole small levels of up to N nodes run in one GPU block, one after another; 0: never",
                   &opt.params.small_levels_in_one_block_max);
@@ -466,7 +462,6 @@ int BenchKdTreeMain(const std::vector<std::string>& args) {
         const SahParams& built = bfs ? bfs->params() : params;  // what the builder was given
         json.Key("children_in_one_block_max").Integer(built.children_in_one_block_max);
         json.Key("large_levels_in_one_block_max").Integer(built.large_levels_in_one_block_max);
-        json.Key("large_levels_in_one_cluster_max").Integer(built.large_levels_in_one_cluster_max);
         json.Key("small_levels_in_one_block_max").Integer(built.small_levels_in_one_block_max);
         json.Key("small_node_threshold").Integer(built.small_node_threshold);
         json.Key("binned_sah_max_entries").Integer(built.binned_sah_max_entries);

@@ -78,26 +78,9 @@ TEST(BfsBuilderGpu, LevelsInOneBlockMatchTheCpu) {
         SahParams params;
         params.children_in_one_block_max = limit;
         params.large_levels_in_one_block_max = limit;
-        if (limit == 0) params.large_levels_in_one_cluster_max = 0;
         params.small_levels_in_one_block_max = limit / 16;
         ExpectGpuEqualsCpu(gpu, testing::TriangleSoup(30000, 0.05f, 2), params);
         ExpectGpuEqualsCpu(gpu, testing::FlatFacedParts(), params);
-    }
-}
-
-TEST(BfsBuilderGpu, LargeLevelsInOneClusterMatchTheCpu) {
-    // Large levels in the blocks of one cluster from the first level that fits the limit, none in
-    // one block: the cluster's lanes walk the levels' rounds and scan across its blocks.
-    CA_REQUIRE_GPU(gpu);
-    if (!gpu.RunsClusters()) GTEST_SKIP() << "the GPU runs no thread block clusters";
-    for (const int limit : {2000, 16384, 65535}) {
-        SCOPED_TRACE(limit);
-        SahParams params;
-        params.large_levels_in_one_block_max = 0;
-        params.large_levels_in_one_cluster_max = limit;
-        ExpectGpuEqualsCpu(gpu, testing::TriangleSoup(30000, 0.05f, 2), params);
-        ExpectGpuEqualsCpu(gpu, testing::FlatFacedParts(), params);
-        ExpectGpuEqualsCpu(gpu, testing::Sphere(64, 128), params);
     }
 }
 

@@ -280,9 +280,8 @@ TEST(BfsBuilder, TreeDoesNotDependOnTheOrderOfEntries) {
 TEST(BfsBuilder, LevelsInOneBlockGiveTheSameTree) {
     // Passes and whole levels run in one block up to the limits of SahParams, else a launch a
     // pass: every level one way, every level the other, limits that the middle levels of the soup
-    // pass, every small level queued behind the one before (its split decisions a launch, the
-    // rest in one block), and large levels in one cluster must give the same tree, indices in the
-    // same order. With the median
+    // pass, and every small level queued behind the one before (its split decisions a launch, the
+    // rest in one block) must give the same tree, indices in the same order. With the median
     // weighed against the SAH above 64 entries, levels of launches gather those nodes' bins over
     // their chunks and levels in one block walk their entries: the same bins, the same tree.
     SahParams median_or_sah;
@@ -294,22 +293,17 @@ TEST(BfsBuilder, LevelsInOneBlockGiveTheSameTree) {
         SCOPED_TRACE(std::string(scene.name) + (from_65 ? ", median or SAH from 65 entries" : ""));
         SahParams never = base, always = base, mixed = base;
         never.children_in_one_block_max = never.large_levels_in_one_block_max = never.small_levels_in_one_block_max = 0;
-        never.large_levels_in_one_cluster_max = 0;
         always.children_in_one_block_max = always.large_levels_in_one_block_max =
             always.small_levels_in_one_block_max = 1 << 30;
         mixed.children_in_one_block_max = 300;
         mixed.large_levels_in_one_block_max = 600;
         mixed.small_levels_in_one_block_max = 20;
-        mixed.large_levels_in_one_cluster_max = 0;
         SahParams queued = never;
         queued.children_in_one_block_max = 1 << 30;
-        // Large levels in one cluster from the first one that fits it, none in one block.
-        SahParams cluster = never;
-        cluster.large_levels_in_one_cluster_max = 65535;
         BfsBuildStats stats;
         const HostTree a = BuildOnCpu(scene.tris, never, &stats);
         EXPECT_GT(stats.large_levels + stats.small_levels, 2);
-        for (const SahParams& params : {always, mixed, queued, cluster}) {
+        for (const SahParams& params : {always, mixed, queued}) {
             BfsBuildStats other;
             const HostTree b = BuildOnCpu(scene.tris, params, &other);
             ExpectSameTreeAndIndices(a, b);
@@ -330,18 +324,15 @@ TEST(BfsBuilder, LevelsInOneBlockGiveTheSameTree) {
 TEST(BfsBuilder, SmallStageBatchesGiveTheSameTreeInLessMemory) {
     // The small-node stage's roots in batches of at most 64 and 2,000 entries: each root's subtree
     // is built alone, so the tree and its index order are those of one batch, and the candidates'
-    // masks and the small-node lists are held for one batch only. No large levels in a cluster: its
-    // run's room for levels four times as large as the first would hold these small scenes' peak.
-    SahParams unbatched;
-    unbatched.large_levels_in_one_cluster_max = 0;
+    // masks and the small-node lists are held for one batch only.
     for (const auto& scene : GeneratedScenes()) {
         SCOPED_TRACE(scene.name);
         BfsBuildStats one;
-        const HostTree a = BuildOnCpu(scene.tris, unbatched, &one);
+        const HostTree a = BuildOnCpu(scene.tris, {}, &one);
         EXPECT_EQ(one.small_batches, 1);
         for (const int batch : {64, 2000}) {
             SCOPED_TRACE(batch);
-            SahParams params = unbatched;
+            SahParams params;
             params.small_stage_batch_entries = batch;
             BfsBuildStats batched;
             const HostTree b = BuildOnCpu(scene.tris, params, &batched);

@@ -89,7 +89,6 @@ TEST(BenchKdTree, UsageErrorsAreInputErrors) {
     EXPECT_THROW(BenchKdTreeMain({"--scene", "/nonexistent/mesh.obj", "--device", "cpu", "--builder", "exact"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--repeat", "0"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--large-levels-in-one-block", "-1"}), InputError);
-    EXPECT_THROW(BenchKdTreeMain({"--large-levels-in-one-cluster", "65536"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--small-node-threshold", "65"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--binned-sah-max-entries", "-1"}), InputError);
     EXPECT_THROW(BenchKdTreeMain({"--median-or-sah-max-entries", "-1"}), InputError);
@@ -109,7 +108,6 @@ TEST(BenchKdTree, BuilderParametersReachTheBuilder) {
     // The JSON gives the parameters the builder holds (BfsSahBuilder::params), not the options' copy.
     ASSERT_NO_FATAL_FAILURE(RunWritingJson({"--triangles", "3000", "--device", "cpu", "--repeat", "1", "--rays", "400",
                                             "--children-in-one-block", "0", "--large-levels-in-one-block", "77",
-                                            "--large-levels-in-one-cluster", "3000",
                                             "--small-levels-in-one-block", "5", "--small-node-threshold", "64",
                                             "--binned-sah-max-entries", "0", "--median-or-sah-max-entries", "2000",
                                             "--median-weight", "0.5", "--empty-space-area-ratio", "0.25",
@@ -118,7 +116,6 @@ TEST(BenchKdTree, BuilderParametersReachTheBuilder) {
                                             "--cost-intersection", "1.5"},
                                            "caustica_bench_kdtree_block_test.json", &text));
     for (const char* key : {"\"children_in_one_block_max\": 0,", "\"large_levels_in_one_block_max\": 77,",
-                            "\"large_levels_in_one_cluster_max\": 3000,",
                             "\"small_levels_in_one_block_max\": 5,", "\"small_node_threshold\": 64,",
                             "\"binned_sah_max_entries\": 0,", "\"median_or_sah_max_entries\": 2000,",
                             "\"median_weight\": 0.5,", "\"empty_space_area_ratio\": 0.25,",
