@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -941,6 +942,7 @@ struct SmallChildrenPass {
 // dozen nodes, gain.
 struct SmallRunState {
     uint32_t active = 0, rec_count = 0, cur = 0;
+    uint32_t before = 0;  // the nodes of the level before the current one; 0: none in this batch
     uint32_t levels = 0;  // levels run
     uint64_t small_nodes = 0, peak_active_nodes = 0;
     // Counts the current level as run.
@@ -952,6 +954,7 @@ struct SmallRunState {
     // On to the next level, of next nodes (the children of this one's).
     CA_HD void Advance(uint32_t next) {
         rec_count += next;
+        before = active;
         active = next;
         cur = 1 - cur;
     }
@@ -1044,8 +1047,22 @@ struct SmallLevelsPass {
 // queues kQueuedSmallLevels of them between two SmallLevelsPass launches and reads the run back once,
 // where it read back each level's size before it could launch the next. A level that does not fit
 // leaves the state as it is, so the levels queued after it do nothing either, and the host goes on
-// from the state it reads back. The queued levels past the stage's end cost their launches only.
+// from the state it reads back. The queued levels past the stage's end cost their launches only
+// (about 9 us a level where nothing else runs, H200), so a run queues as many as the growth or the
+// shrinking of the levels before says will fit (QueuedSmallLevelsFor), up to kQueuedSmallLevels.
 constexpr uint32_t kQueuedSmallLevels = 10;
+
+// The levels to queue from a level of s.active nodes: while the nodes grow or shrink by the ratio of
+// the last two levels, the levels until one has at most 'above' or more than 'limit' nodes, and one
+// more for the estimate's error; kQueuedSmallLevels without a level before in the batch. One level
+// too few costs a read-back and a run more.
+inline uint32_t QueuedSmallLevelsFor(const SmallRunState& s, uint32_t above, uint32_t limit) {
+    if (s.before == 0 || s.active == s.before || s.active <= above || s.active > limit) return kQueuedSmallLevels;
+    const double ratio = double(s.active) / double(s.before);
+    const double bound = ratio < 1.0 ? double(above) : double(limit) + 1.0;
+    const double levels = std::ceil(std::log(bound / double(s.active)) / std::log(ratio)) + 1.0;
+    return uint32_t(std::clamp(levels, 1.0, double(kQueuedSmallLevels)));
+}
 
 CA_HD inline bool QueuedSmallLevelFits(const SmallRunState& s, const SmallRunRoom& room, uint32_t above,
                                        uint32_t node_limit) {
@@ -1670,6 +1687,7 @@ void BfsSahBuilder::Impl::SmallStage(const Triangle* triangles, uint32_t root_co
         ParallelFor(backend, "kdtree batch's small roots", batch.roots,
                     CopySmallNodes{root_nodes.View(), small[0].View(), batch.first_root});
         s.active = batch.roots;
+        s.before = 0;
         s.cur = 0;
         while (s.active > 0) {
             if (RunSmallLevels(triangles, s)) continue;
@@ -1752,7 +1770,8 @@ bool BfsSahBuilder::Impl::RunSmallLevels(const Triangle* triangles, SmallRunStat
                           SmallLevelsPass{lists, start, false, run_state, room, block_limit,
                                           queue ? ReadbackTarget{} : to_host});
         if (!queue) return;
-        for (uint32_t l = 0; l < kQueuedSmallLevels; ++l) {
+        const uint32_t queued = QueuedSmallLevelsFor(start, block_limit, queued_nodes);
+        for (uint32_t l = 0; l < queued; ++l) {
             ParallelForLanes(backend, "kdtree queued small split", queued_nodes,
                              QueuedSmallSplit{lists, run_state, room, block_limit, queued_nodes});
             ParallelForBlocks(backend, "kdtree queued small children", 1,
