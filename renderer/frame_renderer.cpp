@@ -261,7 +261,7 @@ struct FrameRenderer::State {
     void JoinGeometryAhead() {
         if (!WaitForAheadIssued() || !shares) return;
         const ThreadStreamScope first(shares->FirstStream());
-        caustic_join.Join(shares->FirstSms());
+        caustic_join.Join();
     }
 
     // The views that show one photon query's value per pixel follow one path per pixel: a sum over a

@@ -140,12 +140,13 @@ __global__ void __launch_bounds__(kExactBlock)
     }
 }
 
-// The exact search's launch that a launch on another stream may join: as many blocks as 'sms' SMs
-// hold at once, each taking chunks until none is left. The kernel asks for the largest share of
+// The exact search's launch that a launch on another stream may join: as many blocks as the SMs of
+// the thread's stream hold at once (ThreadStreamSmCount: a share's where it runs on one), each taking
+// chunks until none is left. The kernel asks for the largest share of
 // shared memory, which its heaps fill, so that the runtime counts the blocks an SM holds with it.
 template <class Consumer>
 void LaunchJoinableExact(int priority, bool may_start_early, const char* name, const KnnQuery& query,
-                         const Consumer& consume, uint32_t n, const ChunkQueueView& chunks, int sms) {
+                         const Consumer& consume, uint32_t n, const ChunkQueueView& chunks, int device) {
     const auto kernel = ExactKnnKernel<Consumer, true>;
     const size_t shared_bytes = ExactSharedBytes(query.settings.k);
     detail::OncePerDevice([kernel] {
@@ -156,7 +157,7 @@ void LaunchJoinableExact(int priority, bool may_start_early, const char* name, c
     int per_sm = 0;
     CA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kExactBlock, shared_bytes));
     const uint32_t chunk_blocks = (chunks.chunks + kExactBlock / 32 - 1) / (kExactBlock / 32);  // a chunk a warp
-    const uint32_t blocks = std::min<uint32_t>(chunk_blocks, uint32_t(std::max(1, per_sm * sms)));
+    const uint32_t blocks = std::min<uint32_t>(chunk_blocks, uint32_t(std::max(1, per_sm * ThreadStreamSmCount(device))));
     detail::LaunchAt(priority, may_start_early, name, kernel, blocks, kExactBlock, shared_bytes, query, consume, n,
                      chunks);
 }
@@ -194,12 +195,12 @@ void KnnForEach(const Backend& backend, const PointTreeView& tree, const NodeRad
             const uint32_t chunks = (n + kJoinableChunk - 1) / kJoinableChunk;
             const int priority = backend.LaunchPriority();
             const bool early = !backend.IsBackground();
+            const int device = backend.device();
             join->queue().RunOwner(chunks, [&](const ChunkQueueView& owner) {
-                LaunchJoinableExact(priority, early, "exact knn batch", query, consume, n, owner,
-                                    ThreadStreamSmCount(backend.device()));
+                LaunchJoinableExact(priority, early, "exact knn batch", query, consume, n, owner, device);
             });
-            join->SetLaunch([=](const ChunkQueueView& joining, int sms) {
-                LaunchJoinableExact(priority, early, "exact knn batch (joining)", query, consume, n, joining, sms);
+            join->SetLaunch([=](const ChunkQueueView& joining) {
+                LaunchJoinableExact(priority, early, "exact knn batch (joining)", query, consume, n, joining, device);
             });
             return;
         }

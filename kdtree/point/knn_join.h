@@ -14,15 +14,16 @@ namespace caustica {
 
 class KnnJoin {
 public:
-    using Launch = std::function<void(const ChunkQueueView& chunks, int sms)>;
+    using Launch = std::function<void(const ChunkQueueView& chunks)>;
 
     explicit KnnJoin(const Backend& backend) : queue_(backend) {}
 
-    // Queues the joining launch, sized for 'sms' SMs, on the calling thread's stream, where the
-    // last search left one (the GPU's exact search with its heap on chip); then forgets it.
-    void Join(int sms) {
+    // Queues the joining launch on the calling thread's stream, sized for the SMs it reaches (a
+    // share's, core/thread_stream.h), where the last search left one (the GPU's exact search with its
+    // heap on chip); then forgets it.
+    void Join() {
         if (!launch_) return;
-        queue_.RunJoining([&](const ChunkQueueView& chunks) { launch_(chunks, sms); });
+        queue_.RunJoining(launch_);
         launch_ = nullptr;
     }
     // Forgets the last search's joining launch without queueing it.

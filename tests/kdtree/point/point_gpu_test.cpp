@@ -170,7 +170,7 @@ TEST(PointTreeGpu, ExactKnnJoinedFromAnotherShareAsCpu) {
         }
         {
             const ThreadStreamScope scope(shares.FirstStream());
-            join.Join(shares.FirstSms());
+            join.Join();
         }
         shares.Synchronize();
         ExpectSameResults(joined, c.results);
