@@ -158,14 +158,17 @@ CA_HD SahCandidate CheapestInBins(const Lanes& lanes, const SahBins& bins, const
     return best;
 }
 
+// Bin k in its empty state.
+CA_HD inline void ClearSahBin(SahBins& bins, uint32_t k) {
+    bins.starts[k] = bins.ends[k] = 0;
+    bins.lowest[k] = kKeyMinIdentity;
+    bins.highest[k] = kKeyMaxIdentity;
+}
+
 // The bins in their empty state.
 template <class Lanes>
 CA_HD void ClearSahBins(const Lanes& lanes, SahBins& bins) {
-    for (uint32_t k = lanes.Lane(); k < kSahBins; k += Lanes::kCount) {
-        bins.starts[k] = bins.ends[k] = 0;
-        bins.lowest[k] = kKeyMinIdentity;
-        bins.highest[k] = kKeyMaxIdentity;
-    }
+    for (uint32_t k = lanes.Lane(); k < kSahBins; k += Lanes::kCount) ClearSahBin(bins, k);
 }
 
 // Adds the entries [begin, begin + count) to axis a's bins of a node with this cell, the lanes
