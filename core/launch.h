@@ -7,12 +7,11 @@
 
 #include <cuda_runtime.h>
 
-#include <map>
-#include <mutex>
 #include <utility>
 
 #include "core/backend.h"
 #include "core/cuda_check.h"
+#include "core/once_per_device.h"
 
 namespace caustica::detail {
 
@@ -33,15 +32,9 @@ __device__ inline void AfterPreviousKernel() {
 // have their own host thread (core/backend.h). One cache for each type of compute (each lambda).
 template <class Compute>
 auto OncePerDevice(const Compute& compute) {
-    using Value = decltype(compute());
-    static std::mutex mutex;
-    static std::map<int, Value> values;
     int device = 0;
     CA_CUDA_CHECK(cudaGetDevice(&device));
-    const std::lock_guard<std::mutex> lock(mutex);
-    auto found = values.find(device);
-    if (found == values.end()) found = values.emplace(device, compute()).first;
-    return found->second;
+    return OnceForDevice(device, compute);
 }
 
 // Whether the kernels wait in AfterPreviousKernel: the code the GPU runs comes from compute_90 PTX

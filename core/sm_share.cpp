@@ -8,11 +8,9 @@
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
-#include <map>
-#include <mutex>
-
 #include "core/backend.h"
 #include "core/cuda_check.h"
+#include "core/once_per_device.h"
 #endif
 
 namespace caustica {
@@ -121,16 +119,11 @@ void SmShares::Synchronize() const {
 
 int SmCount(int device) {
     // Asked once a device: grids sized by it are launched several times a frame.
-    static std::mutex mutex;
-    static std::map<int, int> counts;
-    const std::lock_guard<std::mutex> lock(mutex);
-    auto found = counts.find(device);
-    if (found == counts.end()) {
+    return OnceForDevice(device, [device] {
         int sms = 0;
         CA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        found = counts.emplace(device, sms).first;
-    }
-    return found->second;
+        return sms;
+    });
 }
 #else
 
