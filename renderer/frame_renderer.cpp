@@ -146,7 +146,7 @@ int DefaultGeometryAheadSms(const Backend& backend) {
 
 int GeometryAheadSms(int device_sms) {
     constexpr int kLeastDeviceSms = 64, kGranularity = 8;
-    return device_sms >= kLeastDeviceSms ? device_sms / 4 / kGranularity * kGranularity : 0;
+    return device_sms >= kLeastDeviceSms ? (device_sms * 3 / 10 + kGranularity / 2) / kGranularity * kGranularity : 0;
 }
 
 float DisplayScale(const RenderSettings& settings) { return ShowsLight(settings) ? settings.exposure : 1.0f; }

@@ -68,12 +68,12 @@ struct RenderSettings {
 
 // geometry_ahead_sms for a sequence on 'backend': GeometryAheadSms of its SMs on a GPU, 0 on the CPU.
 int DefaultGeometryAheadSms(const Backend& backend);
-// The share of a GPU of device_sms SMs for the geometry ahead: a quarter, in multiples of 8 (a
-// share's granularity on sm_90: cuda.h, cuDevSmResourceSplitByCount), on a GPU of at least 64 SMs;
-// 0 on smaller ones, where no share was measured. On an H200's 132 SMs that is 32, which against 8,
-// 16 and 24 gave the shortest frames by the sum over seven scenes (the champagne's 5.58 -> 5.32 ms
-// against 16, the prism's 2.92 -> 3.00; docs/notes/frame-performance.md, the share of the geometry
-// ahead).
+// The share of a GPU of device_sms SMs for the geometry ahead: three tenths, to the nearest multiple
+// of 8 (a share's granularity on sm_90: cuda.h, cuDevSmResourceSplitByCount), on a GPU of at least 64
+// SMs; 0 on smaller ones, where no share was measured. On an H200's 132 SMs that is 40: against 32
+// the nine frame benchmarks took as long in sum, and the slowest of them, the champagne's, 5.31 ->
+// 5.11 ms, while the fastest (the prism's and the diamond's) took 0.07-0.09 ms longer
+// (docs/notes/frame-performance.md, the share of the geometry ahead).
 int GeometryAheadSms(int device_sms);
 
 // What turns the mean of the samples into the image: the exposure (the debug views' colours are

@@ -80,8 +80,8 @@ int BenchFrameMain(const std::vector<std::string>& args) {
                   "on the GPU, build each next frame's geometry tree on N SMs while the frame's sample runs on the "
                   "others (FrameRenderer::PrepareGeometryAhead); 0: one frame after another (the CPU's only choice)",
                   &ahead_sms);
-    parser.ShowDefault("--ahead-sms", "a quarter of the SMs in multiples of 8 on a GPU of at least 64 SMs (32 of "
-                                      "132), else 0");
+    parser.ShowDefault("--ahead-sms", "three tenths of the SMs, to the nearest multiple of 8, on a GPU of at least "
+                                      "64 SMs (40 of 132), else 0");
     parser.Flag("--display",
                 "also read each frame's 8-bit image back after its sample, as the viewer does before it draws "
                 "it (the 'display' row: the host's wait from the sample's last launch to the image; with "

@@ -31,10 +31,12 @@ TEST(GeometryAhead, MovingObjectsGiveTheSameFrames) { ExpectSameFramesAhead(Ship
 
 TEST(GeometryAhead, MovingWaterGivesTheSameFrames) { ExpectSameFramesAhead(Shipped("pool.yaml")); }
 
-// A quarter of a GPU's SMs in multiples of 8, none on a small one: 32 of an H100's or an H200's 132.
-TEST(GeometryAhead, TheDefaultShareIsAQuarterOfTheSms) {
-    EXPECT_EQ(GeometryAheadSms(132), 32);
-    EXPECT_EQ(GeometryAheadSms(108), 24);
+// Three tenths of a GPU's SMs to the nearest multiple of 8, none on a small one: 40 of an H100's or
+// an H200's 132.
+TEST(GeometryAhead, TheDefaultShareIsThreeTenthsOfTheSms) {
+    EXPECT_EQ(GeometryAheadSms(132), 40);
+    EXPECT_EQ(GeometryAheadSms(114), 32);
+    EXPECT_EQ(GeometryAheadSms(108), 32);
     EXPECT_EQ(GeometryAheadSms(64), 16);
     EXPECT_EQ(GeometryAheadSms(63), 0);
     EXPECT_EQ(GeometryAheadSms(0), 0);
