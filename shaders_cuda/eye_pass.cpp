@@ -2,7 +2,6 @@
 #include "core/rng.h"
 #include "core/sobol02.h"
 #include "shaders_cuda/eye_passes.h"
-#include "shaders_cuda/trace_pass.h"
 
 namespace caustica {
 namespace {
@@ -20,12 +19,19 @@ CA_HD CA_INLINE Vec2 LensSample(SampleKey key, uint64_t pixel) {
     return Sobol02(key.sample, scramble_x, rng.NextU32());
 }
 
-struct GenerateEyeRaysPass {
+// Each pixel's camera ray, made and traced by one thread: the path goes to memory for the bounces,
+// but is not read back by a pass of its own. Beside the photon trace, a pass that wrote the paths
+// took 0.18 ms of the champagne's eye chain before the trace that read them
+// (docs/notes/frame-performance.md).
+struct CameraRaysPass {
     CameraView camera;
     PixelOrder order;
     SampleKey key;
+    SceneView scene;
     Span<EyePath> paths;
-    CA_HD void operator()(int p) const {
+    Span<Hit> hits;
+
+    CA_HD EyePath Path(int p) const {
         uint32_t x, y;
         order.Pixel(uint32_t(p), x, y);
         float jx = 0.5f, jy = 0.5f;
@@ -36,7 +42,12 @@ struct GenerateEyeRaysPass {
         }
         const Vec2 lens = camera.HasLens() ? LensSample(key, uint64_t(y) * camera.width + x) : Vec2(0.5f, 0.5f);
         const Ray ray = camera.Generate(float(x) + jx, float(y) + jy, lens);
-        paths[p] = {ray.origin, ray.direction, Rgb(1.0f), uint32_t(p), uint32_t(p), 0u, 0u};
+        return {ray.origin, ray.direction, Rgb(1.0f), uint32_t(p), uint32_t(p), 0u, 0u};
+    }
+    CA_HD void operator()(int p) const {
+        const EyePath path = Path(p);
+        paths[p] = path;
+        hits[p] = scene.Closest(path.ray());
     }
 };
 
@@ -51,10 +62,10 @@ void RunEyePass(const Backend& backend, const SceneView& scene, const CameraView
     state.hits.Resize(pixels, false);
     state.first_hit.Resize(pixels, false);
     state.tree_radiance.Resize(pixels, false);
-    ParallelFor(backend, "eye rays", pixels, GenerateEyeRaysPass{camera, state.order, key, state.paths.span()});
+    ParallelFor(backend, "camera rays", pixels,
+                CameraRaysPass{camera, state.order, key, scene, state.paths.span(), state.hits.span()});
     state.path_count = uint32_t(pixels);
     state.paths_traced = uint32_t(pixels);
-    RunTracePass(backend, scene, state);
 }
 
 }  // namespace caustica
