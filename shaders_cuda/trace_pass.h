@@ -1,4 +1,5 @@
-// Closest-hit tracing of the current queue's paths: the step shared by the eye and bounce passes.
+// Closest-hit tracing of the current queue's paths: the bounce passes' step between a bounce's placed
+// children and their classification (the camera rays are traced where they are made, eye_pass.cpp).
 #pragma once
 
 #include "core/backend.h"
