@@ -198,8 +198,8 @@ struct FrameRenderer::State {
     EyeState eye;
     IndirectState indirect;
     // The caustic search's chunks, handed out slowest first by the last sample's times; where the
-    // next frame's tree is built ahead on the first share (PrepareGeometryAhead), that share joins
-    // the search once the build is done (JoinGeometryAhead).
+    // SMs are shared (PrepareGeometryAhead), the first share joins every sample's search, after the
+    // next frame's tree where it builds one (JoinGeometryAhead).
     KnnJoin caustic_join;
     Buffer<Rgb> sum;
     std::unique_ptr<Readback> sum_download;  // StartSampleSumDownload's copy of 'sum'
@@ -256,10 +256,13 @@ struct FrameRenderer::State {
         if (ahead_thread) ahead_thread->Wait();
         return true;
     }
-    // After the first sample's caustic search is queued, the same, and the first share joins the
-    // search after the geometry's build, where its SMs would idle until the frame's end.
+    // After a sample's caustic search is queued, the same, and the first share joins the search
+    // once its queue gets there: after the geometry's build in a frame's first sample, at once in
+    // the later samples of a frame (a sequence's), where its SMs would otherwise idle until the
+    // sample's end.
     void JoinGeometryAhead() {
-        if (!WaitForAheadIssued() || !shares) return;
+        WaitForAheadIssued();
+        if (!shares) return;
         const ThreadStreamScope first(shares->FirstStream());
         caustic_join.Join();
     }
