@@ -3,6 +3,7 @@
 #include "core/parallel_for.h"
 #include "core/primitives.h"
 #include "core/rng.h"
+#include "core/warp_spread.h"
 #include "photon/scatter.h"
 #include "shaders_cuda/eye_passes.h"
 #include "shaders_cuda/first_hit.h"
@@ -174,12 +175,19 @@ struct PlacePathsPass {
 // slowest ray of the bounce before, and the later bounces' queues are short (a few thousand to a
 // hundred thousand paths through glass) and their rays long, so latency, not work, bounded them.
 // The random numbers and results are those of the passes a bounce; counts[i] becomes the path's
-// diffuse end (1 << 32) and the rays it traced.
+// diffuse end (1 << 32) and the rays it traced. Where the queue holds the children of glass, the
+// GPU spreads it over its warps (core/warp_spread.h): neighbouring pixels' paths behind glass go
+// together and then part ways, and a warp of them runs as long as their longest path, one branch
+// after another (docs/notes/frame-performance.md). The camera's own paths stay in order, since
+// their rays go together.
 template <bool kDispersive>
 struct LonePathsPass {
     ClassifyHitsPass<kDispersive> classify;  // at the first bounce of the lone paths
     Span<Hit> hits;                          // classify's
-    CA_HD void operator()(int i) const {
+    WarpSpread threads;                      // which path each thread takes
+    CA_HD void operator()(int t) const {
+        const uint32_t i = threads.Item(uint32_t(t));
+        if (i == threads.count) return;
         ClassifyHitsPass<kDispersive> pass = classify;
         uint32_t traced = 0;
         for (;; ++pass.bounce) {
@@ -254,10 +262,12 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const 
                 scene, lights, key, state.order, tree, bounce, state.paths.span(), state.hits.span(),
                 state.more_children.span(), counts, state.tree_radiance.span(), state.diffuse.span(),
                 state.first_hit.span()};
-            if (alone)
-                ParallelFor(backend, "lone paths", n,
-                            LonePathsPass<decltype(dispersive)::value>{pass, state.hits.span()});
-            else
+            if (alone) {
+                const bool spread = backend.IsGpu() && bounce > 0;
+                const LonePathsPass<decltype(dispersive)::value> lone{
+                    pass, state.hits.span(), spread ? WarpSpread::OverWarps(n) : WarpSpread::InOrder(n)};
+                ParallelFor(backend, "lone paths", lone.threads.Threads(), lone);
+            } else
                 ParallelFor(backend, "classify hits", n, pass);
         };
         if (tree.wavelengths > 0) classify(std::true_type());
