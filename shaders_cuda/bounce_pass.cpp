@@ -176,10 +176,12 @@ struct PlacePathsPass {
 // hundred thousand paths through glass) and their rays long, so latency, not work, bounded them.
 // The random numbers and results are those of the passes a bounce; counts[i] becomes the path's
 // diffuse end (1 << 32) and the rays it traced. Where the queue holds the children of glass, the
-// GPU spreads it over its warps (core/warp_spread.h): neighbouring pixels' paths behind glass go
-// together and then part ways, and a warp of them runs as long as their longest path, one branch
-// after another (docs/notes/frame-performance.md). The camera's own paths stay in order, since
-// their rays go together.
+// GPU spreads each 256 paths over 8 warps (core/warp_spread.h): neighbouring pixels' paths behind
+// glass go together and then part ways, and a warp of them runs their long ones one branch after
+// another. (Groups of 8 warps gave the champagne glass's frames the gain of a spread over the whole
+// queue with less of its cost to the other chains': docs/notes/frame-performance.md.) The camera's
+// own paths stay in order, since their rays go together.
+constexpr uint32_t kLonePathSpreadWarps = 8;
 template <bool kDispersive>
 struct LonePathsPass {
     ClassifyHitsPass<kDispersive> classify;  // at the first bounce of the lone paths
@@ -264,8 +266,8 @@ void RunBouncePasses(const Backend& backend, const SceneView& scene, Span<const 
                 state.first_hit.span()};
             if (alone) {
                 const bool spread = backend.IsGpu() && bounce > 0;
-                const LonePathsPass<decltype(dispersive)::value> lone{
-                    pass, state.hits.span(), spread ? WarpSpread::OverWarps(n) : WarpSpread::InOrder(n)};
+                const LonePathsPass<decltype(dispersive)::value> lone{pass, state.hits.span(),
+                                                                      WarpSpread{n, spread ? kLonePathSpreadWarps : 1u}};
                 ParallelFor(backend, "lone paths", lone.threads.Threads(), lone);
             } else
                 ParallelFor(backend, "classify hits", n, pass);
