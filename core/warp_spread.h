@@ -15,7 +15,7 @@
 namespace caustica {
 
 struct WarpSpread {
-    uint32_t count = 0;       // the queue's items
+    uint32_t count = 0;        // the queue's items
     uint32_t group_warps = 1;  // G
 
     // The threads to launch: whole groups.
