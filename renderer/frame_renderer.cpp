@@ -249,12 +249,11 @@ struct FrameRenderer::State {
           ahead_thread(b.IsGpu() ? std::make_unique<WorkerThread>() : nullptr) {}
 
     // Waits until the geometry prepared ahead is queued (its thread's read-backs done); rethrows its
-    // error. Returns whether it was still to wait for.
-    bool WaitForAheadIssued() {
-        if (ahead_geometry_id == 0 || ahead_issued) return false;
+    // error.
+    void WaitForAheadIssued() {
+        if (ahead_geometry_id == 0 || ahead_issued) return;
         ahead_issued = true;
         if (ahead_thread) ahead_thread->Wait();
-        return true;
     }
     // After a sample's caustic search is queued, the same, and the first share joins the search
     // once its queue gets there: after the geometry's build in a frame's first sample, at once in
