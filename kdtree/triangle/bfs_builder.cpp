@@ -21,6 +21,7 @@
 #include "core/buffer.h"
 #include "core/error.h"
 #include "core/memory.h"
+#include "core/lane_search.h"
 #include "core/lanes.h"
 #include "core/parallel_for.h"
 #include "core/parallel_for_blocks.h"
@@ -1343,6 +1344,52 @@ struct CandidateMasks : AreaList {
     CandidateMasks() : AreaList(Widths(2, 8), Growth::Exact) {}
 };
 
+// A batch of the small-node stage: the small roots [first_root, first_root + roots) and their
+// store entries [first_entry, first_entry + entries).
+struct RootBatch {
+    uint32_t first_root, roots, first_entry, entries;
+};
+
+// The batches one read-back brings (RootBatchesPass); more take another.
+constexpr uint32_t kRootBatchesPerReadBack = 256;
+struct RootBatchList {
+    uint32_t count;
+    RootBatch batch[kRootBatchesPerReadBack];
+};
+
+// Cuts the small roots from root 'from' on into batches of at most 'budget' store entries
+// (SahParams::small_stage_batch_entries), as many as a read-back holds: a batch ends at the last
+// root that starts within the budget of its first entry, and takes at least one root (a root holds
+// at most 64 entries). The lanes find each end (core/lane_search.h), so that the host reads back
+// the batches alone, where it read every root's first entry (1.4 MB in a build of 10M triangles,
+// through pageable memory).
+struct RootBatchesPass {
+    using Scratch = NoScratch;
+    const uint32_t* first;  // each small root's first store entry
+    uint32_t root_count, root_entries, budget, from;
+    ReadbackTarget to_host;
+
+    CA_HD uint32_t FirstEntry(uint32_t r) const { return r < root_count ? first[r] : root_entries; }
+
+    template <class Lanes>
+    CA_HD void Run(const Lanes& lanes, NoScratch&, uint32_t) const {
+        RootBatchList* const list = to_host.Place<RootBatchList>();
+        uint32_t count = 0;
+        for (uint32_t r = from; r < root_count && count < kRootBatchesPerReadBack; ++count) {
+            const uint32_t begin = FirstEntry(r);
+            const uint64_t limit = uint64_t(begin) + budget;
+            const uint32_t end =
+                LastAtOrBelow(lanes, r, root_count + 1, [&](uint32_t k) { return FirstEntry(k) <= limit; });
+            const uint32_t next = end > r ? end : r + 1;
+            if (lanes.Lane() == 0) list->batch[count] = RootBatch{r, next - r, begin, FirstEntry(next) - begin};
+            r = next;
+        }
+        if (lanes.Lane() != 0) return;
+        list->count = count;
+        to_host.Done();
+    }
+};
+
 struct SmallRootBuffers {
     Buffer<uint32_t> first, count, source;
     AreaList store{{4}};  // each entry's triangle
@@ -1415,7 +1462,7 @@ struct BfsSahBuilder::Impl {
           child_keys(MakeBuffers<uint32_t>(space, 6)),
           median_or_sah_bins(space),
           totals(space),
-          counts(space, std::max({sizeof(LevelTotals), sizeof(LargeRun), sizeof(SmallRun)})) {
+          counts(space, std::max({sizeof(LevelTotals), sizeof(LargeRun), sizeof(SmallRun), sizeof(RootBatchList)})) {
         totals.Resize(1);
         small_run.Resize(1);
         level_bounds.reserve(2 * size_t(p.max_depth) + 5);  // an entry per level of either stage
@@ -1454,9 +1501,6 @@ struct BfsSahBuilder::Impl {
     bool RunSmallLevels(const Triangle* triangles, SmallRunState& s);
     // Runs the small-node stage over the roots in batches (SahParams::small_stage_batch_entries).
     void SmallStage(const Triangle* triangles, uint32_t root_count, uint32_t root_entries, uint32_t* record_count);
-    struct RootBatch {
-        uint32_t first_root, roots, first_entry, entries;
-    };
     // Consecutive roots with at most SahParams::small_stage_batch_entries entries a batch.
     std::vector<RootBatch> RootBatches(uint32_t root_count, uint32_t root_entries);
     // large_records: the records of the large-node stage (the first ones), where store leaves are.
@@ -1725,22 +1769,17 @@ void BfsSahBuilder::Impl::SmallStage(const Triangle* triangles, uint32_t root_co
     *record_count = s.rec_count;
 }
 
-std::vector<BfsSahBuilder::Impl::RootBatch> BfsSahBuilder::Impl::RootBatches(uint32_t root_count,
-                                                                            uint32_t root_entries) {
+std::vector<RootBatch> BfsSahBuilder::Impl::RootBatches(uint32_t root_count, uint32_t root_entries) {
     const uint32_t budget = uint32_t(params.small_stage_batch_entries);
     if (root_entries <= budget) return {RootBatch{0, root_count, 0, root_entries}};  // nothing to read back
-    std::vector<uint32_t> first(root_count + 1);  // each root's first entry, and the end
-    CopyBytes(first.data(), MemorySpace::Host, roots.first.data(), space, root_count * sizeof(uint32_t));
-    stats.read_backs++;
-    first[root_count] = root_entries;
     std::vector<RootBatch> batches;
-    for (uint32_t r = 0; r < root_count;) {
-        // The batch ends at the last root that starts within the budget; a root holds at most 64
-        // entries, so each batch takes at least one.
-        const auto end = std::upper_bound(first.begin() + r + 1, first.end(), first[r] + budget) - 1;
-        const uint32_t next = std::max(r + 1, uint32_t(end - first.begin()));
-        batches.push_back(RootBatch{r, next - r, first[r], first[next] - first[r]});
-        r = next;
+    for (uint32_t from = 0; from < root_count;) {
+        const RootBatchList list = ReadBack<RootBatchList>([&](const ReadbackTarget& to_host) {
+            ParallelForLanes(backend, "kdtree small-root batches", 1,
+                             RootBatchesPass{roots.first.data(), root_count, root_entries, budget, from, to_host});
+        });
+        batches.insert(batches.end(), list.batch, list.batch + list.count);
+        from = batches.back().first_root + batches.back().roots;
     }
     return batches;
 }
