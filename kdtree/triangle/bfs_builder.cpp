@@ -1778,6 +1778,7 @@ std::vector<RootBatch> BfsSahBuilder::Impl::RootBatches(uint32_t root_count, uin
             ParallelForLanes(backend, "kdtree small-root batches", 1,
                              RootBatchesPass{roots.first.data(), root_count, root_entries, budget, from, to_host});
         });
+        CA_CHECK_MSG(list.count > 0, "no small-root batch from root ", from, " of ", root_count);
         batches.insert(batches.end(), list.batch, list.batch + list.count);
         from = batches.back().first_root + batches.back().roots;
     }
