@@ -12,8 +12,8 @@
 
 namespace caustica::testing {
 
-// Query q: the last place in [lo[q], hi[q]) of the sorted values at or below limit[q], where the
-// value at lo[q] is.
+// Query q: the last place in [lo[q], hi[q]) of the sorted values at or below limit[q], which is
+// never below the value at lo[q].
 struct LaneSearchQueries {
     std::vector<uint32_t> values, lo, hi, limit;
 };
