@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "core/hd.h"
+#include "core/lane_search.h"
 #include "core/vec.h"
 #include "kdtree/point/point_build_node.h"
 
@@ -41,30 +42,10 @@ CA_HD Aabb SortedBox(const Lists& lists, uint32_t count) {
     return box;
 }
 
-// The number of a node's points below x on the axis its list is sorted by. The lanes share the
-// search: each step probes kProbes positions a lane, which cut the range into kCount * kProbes + 1
-// parts (one lane: a binary search). Each probe is two dependent reads, so fewer steps is what
-// makes it faster; a lane's probes overlap. A warp needs 3 steps for 1M points, where one probe a
-// lane needed 4.
+// The number of a node's points below x on the axis its list is sorted by (core/lane_search.h).
 template <class Lanes, class Lists>
 CA_HD uint32_t FirstAtOrAbove(const Lanes& lanes, const Lists& lists, uint32_t count, int axis, float x) {
-    constexpr uint32_t kProbes = Lanes::kCount > 1 ? 4 : 1;
-    constexpr uint32_t kAllProbes = Lanes::kCount * kProbes;
-    const auto probe = [](uint32_t lo, uint32_t width, uint64_t j) {
-        return lo + uint32_t(width * j / (kAllProbes + 1));
-    };
-    uint32_t lo = 0, hi = count;  // the answer lies in [lo, hi]
-    while (lo < hi) {
-        const uint32_t base = lo, width = hi - lo;
-        uint32_t mine = 0;
-        for (uint32_t k = 0; k < kProbes; ++k)
-            mine += lists.Coord(axis, probe(base, width, lanes.Lane() * kProbes + k + 1)) < x ? 1u : 0u;
-        const uint32_t below = lanes.Reduce(mine, Plus());
-        // The probes are in order, so the first 'below' of them are below x and the rest are not.
-        if (below > 0) lo = probe(base, width, below) + 1;
-        if (below < kAllProbes) hi = probe(base, width, below + 1);
-    }
-    return lo;
+    return PartitionPoint(lanes, 0, count, [&](uint32_t j) { return lists.Coord(axis, j) < x; });
 }
 
 struct LargeSplitParams {

@@ -310,18 +310,6 @@ struct LargeLevelView {
     uint32_t* child_key[6] = {};
 };
 
-// The last of the first n items of an increasing list at or below value (list[0] <= value): the
-// node of a chunk from the nodes' first chunks, or of an item from their first items.
-CA_HD inline uint32_t LastAtOrBelow(const uint32_t* list, uint32_t n, uint32_t value) {
-    uint32_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-        const uint32_t mid = (lo + hi + 1) / 2;
-        if (list[mid] <= value) lo = mid;
-        else hi = mid - 1;
-    }
-    return lo;
-}
-
 // The children an entry goes to: both, one, or (for a node that became a leaf) "left", meaning
 // its copy into the leaf store.
 CA_HD inline void ClassifyEntry(const LargeLevelView& v, uint32_t node, uint32_t local, bool* left, bool* right) {

@@ -1379,7 +1379,7 @@ struct RootBatchesPass {
             const uint32_t begin = FirstEntry(r);
             const uint64_t limit = uint64_t(begin) + budget;
             const uint32_t end =
-                LastAtOrBelow(lanes, r, root_count + 1, [&](uint32_t k) { return FirstEntry(k) <= limit; });
+                PartitionPoint(lanes, r, root_count + 1, [&](uint32_t k) { return FirstEntry(k) <= limit; }) - 1;
             const uint32_t next = end > r ? end : r + 1;
             if (lanes.Lane() == 0) list->batch[count] = RootBatch{r, next - r, begin, FirstEntry(next) - begin};
             r = next;

@@ -103,12 +103,13 @@ void ChunkClassifyCpu(const Backend& backend, const LargeLevelView& v, bool writ
 
 #if defined(__CUDACC__)
 
-// The node of chunk c: the last node whose first chunk is at or before c, found by a whole warp
-// (core/lane_search.h): a level of 56 nodes takes one read where a binary search took six in a row,
-// and one of 4,096 three where it took twelve (a 1M build's chunk kernels 2,912 -> 2,711 us,
-// Nsight Compute, H100). Every lane of the warp calls it.
+// The node of chunk c: the last node whose first chunk is at or before c, found by the whole warp
+// (core/lane_search.h), where a binary search took six reads in a row for a level of 56 nodes and
+// twelve for 4,096 (a warp's search took a 1M build's chunk kernels from 2,912 to 2,711 us, Nsight
+// Compute, H100). Every lane of the warp calls it.
 __device__ uint32_t ChunkNode(const LargeLevelView& v, uint32_t c) {
-    return LastAtOrBelow(WarpLanes(), 0, v.node_count, [&](uint32_t at) { return v.nodes.chunk_first[at] <= c; });
+    const auto at_or_below = [&](uint32_t at) { return v.nodes.chunk_first[at] <= c; };
+    return PartitionPoint(WarpLanes(), 0, v.node_count, at_or_below) - 1;
 }
 
 // The block's keys by warp shuffles, then one atomic min or max per corner into item i of keys

@@ -1,4 +1,4 @@
-// LastAtOrBelow with a warp's lanes (ParallelForLanes on the GPU) against a binary search. A launch
+// PartitionPoint with a warp's lanes (ParallelForLanes on the GPU) against a binary search. A launch
 // unit: nvcc compiles it in a CUDA build.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// LastAtOrBelow with one lane (the CPU's) against a binary search.
+// PartitionPoint with one lane (the CPU's) against a binary search.
 #include <gtest/gtest.h>
 
 #include "core/backend.h"

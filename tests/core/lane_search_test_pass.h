@@ -1,4 +1,4 @@
-// A pass that searches sorted lists with LastAtOrBelow (core/lane_search.h), one query an item,
+// A pass that searches sorted lists with PartitionPoint (core/lane_search.h), one query an item,
 // and the answers a plain binary search gives, for the CPU and GPU suites.
 #pragma once
 
@@ -54,7 +54,7 @@ struct LaneSearchPass {
     template <class Lanes>
     CA_HD void Run(const Lanes& lanes, NoScratch&, uint32_t q) const {
         const uint32_t at =
-            LastAtOrBelow(lanes, lo[q], hi[q], [&](uint32_t place) { return values[place] <= limit[q]; });
+            PartitionPoint(lanes, lo[q], hi[q], [&](uint32_t place) { return values[place] <= limit[q]; }) - 1;
         if (lanes.Lane() == 0) found[q] = at;
     }
 };
