@@ -8,7 +8,6 @@
 #include "core/error.h"
 
 #if defined(__CUDACC__)
-#include "core/lane_search.h"
 #include "core/lanes.h"
 #include "core/launch.h"
 #include "core/parallel_for.h"
@@ -103,13 +102,24 @@ void ChunkClassifyCpu(const Backend& backend, const LargeLevelView& v, bool writ
 
 #if defined(__CUDACC__)
 
-// The node of chunk c: the last node whose first chunk is at or before c, found by the whole warp
-// (core/lane_search.h), where a binary search took six reads in a row for a level of 56 nodes and
-// twelve for 4,096 (a warp's search took a 1M build's chunk kernels from 2,912 to 2,711 us, Nsight
-// Compute, H100). Every lane of the warp calls it.
+// The node of chunk c: the last node whose first chunk is at or before c, found by a whole warp:
+// its lanes read 32 places of the range at once and keep the part after the last place at or below
+// c, so that a level of 56 nodes takes one read where a binary search took six in a row, and one of
+// 4,096 three where it took twelve (a 1M build's chunk kernels 2,912 -> 2,711 us, Nsight Compute,
+// H100). Not PartitionPoint (core/lane_search.h): every warp of every chunk's block searches, and
+// its four probes a lane and their sum across the warp took the 10M build's large-node stage from
+// 25.1 to 31.2 ms (run 346). Every lane of the warp calls it.
 __device__ uint32_t ChunkNode(const LargeLevelView& v, uint32_t c) {
-    const auto at_or_below = [&](uint32_t at) { return v.nodes.chunk_first[at] <= c; };
-    return PartitionPoint(WarpLanes(), 0, v.node_count, at_or_below) - 1;
+    const uint32_t lane = threadIdx.x & 31u;
+    uint32_t lo = 0, hi = v.node_count;  // the node is in [lo, hi)
+    while (hi - lo > 1) {
+        const uint32_t step = (hi - lo + 31) / 32;
+        const uint32_t at = lo + lane * step;
+        const uint32_t below = __ballot_sync(0xffffffffu, at < hi && v.nodes.chunk_first[at] <= c);
+        lo += (31u - __clz(below)) * step;  // lane 0's place, lo, is always at or below c
+        hi = min(hi, lo + step);
+    }
+    return lo;
 }
 
 // The block's keys by warp shuffles, then one atomic min or max per corner into item i of keys
