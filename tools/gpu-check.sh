@@ -102,7 +102,7 @@ if [ -x "$caustica" ]; then
         -o "$seq_dir/pool_%04d.png" >>"$log" 2>&1; then
       note "render pool sequence: ok, $((last + 1)) frames in $(awk "BEGIN { printf \"%.2f\", $(date +%s.%N) - $t0 }") s"
     else
-      note "render pool sequence: FAILED"
+      note "render pool sequence: FAILED ($((last + 1)) frames)"
     fi
     rm -rf "$seq_dir"
   done
