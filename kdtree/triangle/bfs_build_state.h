@@ -266,10 +266,15 @@ CA_HD inline Aabb ClippedEntryBox(const Triangle& t, const Aabb& entry, const Aa
     return clipped.Empty() ? cut : clipped;
 }
 
+// Whether an entry's box reaches beyond its child's cell on the split axis: the triangle crosses
+// the plane, and its box in that child is clipped.
+CA_HD inline bool LeavesChildCell(const Aabb& entry, const Aabb& child_cell, int axis) {
+    return entry.lo[axis] < child_cell.lo[axis] || entry.hi[axis] > child_cell.hi[axis];
+}
+
 // The box of an entry in a child: unchanged unless the triangle crosses the plane, then clipped.
 CA_HD inline Aabb ChildEntryBox(const Triangle& t, const Aabb& entry, const Aabb& child_cell, int axis) {
-    if (!(entry.lo[axis] < child_cell.lo[axis] || entry.hi[axis] > child_cell.hi[axis])) return entry;
-    return ClippedEntryBox(t, entry, child_cell);
+    return LeavesChildCell(entry, child_cell, axis) ? ClippedEntryBox(t, entry, child_cell) : entry;
 }
 
 // The box of a small root's entry: its triangle's box, clipped where the triangle leaves the root's

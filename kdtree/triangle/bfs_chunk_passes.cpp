@@ -156,17 +156,31 @@ __global__ void ChunkBoundsKernel(LargeLevelView v) {
 // One block per chunk: classification, an intra-warp scan by ballot/popc, an inter-warp scan by
 // one warp's shuffles (WarpLanes), two atomic adds per chunk for its places in the children, then
 // the writes (Chang et al. 2013, section 13.2.1.2 and their appendix kernel). Without kWrite it
-// only counts; with kGather it also gathers the children's boxes (LargeLevelView::child_key). A
-// chunk of SahParams' largest size (1,024 entries) runs as one block: 64 registers a thread.
+// only counts; with kWrite but not kGather, dynamic shared memory holds kClipQueueWordsPerEntry
+// words an entry; with kGather it also gathers the children's boxes (LargeLevelView::child_key).
+// A chunk of SahParams' largest size (1,024 entries) runs as one block: 64 registers a thread.
+//
+// An entry whose triangle crosses the plane has its box clipped to each child's cell. Where a few
+// entries of every warp cross, every warp clipped for those few, one side after the other; their
+// writes are now queued in shared memory and done after the others by the block's first threads,
+// 32 clips to a warp: the 10M build 56.1 -> 52.7 ms (its large-node stage 25.2 -> 21.8), 1M 7.0 ->
+// 6.8 (run 350, H200). Not where the level gathers the children's boxes (up to
+// kGatherChildBoxesEntriesMax entries): their keys held beside the queued clips spilled, and the
+// 200K build went 2.6 -> 2.7 ms, the bunny's 1.67 -> 1.70-1.76 (run 349), so those levels clip in
+// place.
+constexpr uint32_t kClipQueueWordsPerEntry = 4;  // two queued writes an entry at most, two words each
+
 template <bool kWrite, bool kGather>
 __global__ void __launch_bounds__(1024) ChunkClassifyKernel(LargeLevelView v) {
     detail::AfterPreviousKernel();
     __shared__ uint32_t warp_offset[2][32];
     __shared__ uint32_t chunk_base[2];
+    __shared__ uint32_t clip_count;  // writes queued for the clip
     const uint32_t last = v.node_count - 1;
     if (blockIdx.x >= v.nodes.chunk_first[last] + v.nodes.chunk_count[last]) return;
     const uint32_t node = ChunkNode(v, blockIdx.x);
-    const uint32_t local = (blockIdx.x - v.nodes.chunk_first[node]) * blockDim.x + threadIdx.x;
+    const uint32_t chunk_local = (blockIdx.x - v.nodes.chunk_first[node]) * blockDim.x;
+    const uint32_t local = chunk_local + threadIdx.x;
     bool left = false, right = false;
     if (local < v.nodes.count[node]) ClassifyEntry(v, node, local, &left, &right);
     const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
@@ -180,6 +194,7 @@ __global__ void __launch_bounds__(1024) ChunkClassifyKernel(LargeLevelView v) {
         warp_offset[0][warp] = __popc(left_mask);
         warp_offset[1][warp] = __popc(right_mask);
     }
+    if (threadIdx.x == 0) clip_count = 0;
     __syncthreads();
     if (warp == 0) {
         const WarpLanes lanes;
@@ -197,16 +212,49 @@ __global__ void __launch_bounds__(1024) ChunkClassifyKernel(LargeLevelView v) {
     }
     if (!kWrite) return;
     __syncthreads();
-    // The children's boxes (none for a leaf, the same for the whole block): one side after the
-    // other, so that a thread holds one box's keys beside the clip's registers.
-    const bool gather = kGather && v.nodes.split_axis[node] >= 0;
-    __shared__ uint32_t warp_keys[2][6][32];
+    const uint32_t left_place = chunk_base[0] + warp_offset[0][warp] + left_rank;
+    const uint32_t right_place = chunk_base[1] + warp_offset[1][warp] + right_rank;
+    const int axis = v.nodes.split_axis[node];
     BoxKeys keys;
-    if (left) WriteEntry(v, node, local, 0, chunk_base[0] + warp_offset[0][warp] + left_rank, keys);
-    if (gather) MergeBlockKeys(keys, warp_keys[0], v.child_key, 2 * node);
-    keys = BoxKeys();
-    if (right) WriteEntry(v, node, local, 1, chunk_base[1] + warp_offset[1][warp] + right_rank, keys);
-    if (gather) MergeBlockKeys(keys, warp_keys[1], v.child_key, 2 * node + 1);
+    if (kGather || axis < 0) {  // clipped in place: see above; a leaf's entries go to the leaf store
+        if (left) WriteEntry(v, node, local, 0, left_place, keys);
+        if (!kGather || axis < 0) return;
+        // The children's boxes: one side after the other, so that a thread holds one box's keys
+        // beside the clip's registers.
+        __shared__ uint32_t warp_keys[2][6][32];
+        MergeBlockKeys(keys, warp_keys[0], v.child_key, 2 * node);
+        keys = BoxKeys();
+        if (right) WriteEntry(v, node, local, 1, right_place, keys);
+        MergeBlockKeys(keys, warp_keys[1], v.child_key, 2 * node + 1);
+        return;
+    }
+    // Queued writes, two words each: the entry's thread with the side in bit 31, then its place.
+    extern __shared__ uint32_t clip_queue[];
+    const float split = v.nodes.split_pos[node];
+    const uint32_t first = v.nodes.begin[node] + chunk_local;  // the chunk's first entry
+    if (left || right) {
+        const uint32_t tri = v.cur.tri[first + threadIdx.x];
+        const Aabb box = v.cur.Box(first + threadIdx.x);
+        const auto write_or_queue = [&](int side, uint32_t place) {
+            const uint32_t dst = v.child_first[2 * node + uint32_t(side)] + place;
+            if (!LeavesChildCell(box, v.nodes.Region(node).Half(axis, split, side), axis)) {
+                v.next.Set(dst, tri, box);
+                return;
+            }
+            const uint32_t q = atomicAdd(&clip_count, 1u);
+            clip_queue[2 * q] = threadIdx.x | uint32_t(side) << 31;
+            clip_queue[2 * q + 1] = dst;
+        };
+        if (left) write_or_queue(0, left_place);
+        if (right) write_or_queue(1, right_place);
+    }
+    __syncthreads();
+    for (uint32_t q = threadIdx.x; q < clip_count; q += blockDim.x) {
+        const int side = int(clip_queue[2 * q] >> 31);
+        const uint32_t e = first + (clip_queue[2 * q] & 0x7fffffffu), tri = v.cur.tri[e];
+        const Aabb box = ClippedEntryBox(v.triangles[tri], v.cur.Box(e), v.nodes.Region(node).Half(axis, split, side));
+        v.next.Set(clip_queue[2 * q + 1], tri, box);
+    }
 }
 
 #endif
@@ -235,8 +283,10 @@ void RunChunkClassify(const Backend& backend, const LargeLevelView& level, uint3
         const auto kernel = !write               ? ChunkClassifyKernel<false, false>
                             : level.child_key[0] ? ChunkClassifyKernel<true, true>
                                                  : ChunkClassifyKernel<true, false>;
+        const bool queues = write && !level.child_key[0];  // the clip queue (ChunkClassifyKernel)
+        const size_t queue_bytes = queues ? kClipQueueWordsPerEntry * sizeof(uint32_t) * level.chunk_size : 0;
         detail::Launch(backend, write ? "kdtree chunk classify" : "kdtree chunk count", kernel, chunk_bound,
-                       level.chunk_size, 0, level);
+                       level.chunk_size, queue_bytes, level);
         return;
 #endif
     }
