@@ -216,9 +216,11 @@ __global__ void __launch_bounds__(1024) ChunkClassifyKernel(LargeLevelView v) {
     const uint32_t right_place = chunk_base[1] + warp_offset[1][warp] + right_rank;
     const int axis = v.nodes.split_axis[node];
     BoxKeys keys;
-    if (kGather || axis < 0) {  // clipped in place: see above; a leaf's entries go to the leaf store
+    // A leaf's entries go to the leaf store; the levels that gather the children's boxes clip in
+    // place (above). The queued writes follow.
+    if (kGather || axis < 0) {
         if (left) WriteEntry(v, node, local, 0, left_place, keys);
-        if (!kGather || axis < 0) return;
+        if (!kGather || axis < 0) return;  // a leaf (!kGather says so too, which drops the rest)
         // The children's boxes: one side after the other, so that a thread holds one box's keys
         // beside the clip's registers.
         __shared__ uint32_t warp_keys[2][6][32];
