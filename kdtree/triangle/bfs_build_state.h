@@ -77,6 +77,9 @@ struct LargeNodesView : RegionColumns {
     int32_t* split_axis;    // after the split pass: 0..2, or -1 for a leaf
     int32_t* planar_side;   // where triangles lying in the split plane go (ClassifyExtent)
     float* split_pos;
+
+    // The cell of node i's child on 'side' (0: below the split plane) once the split pass has split it.
+    CA_HD Aabb ChildCell(uint32_t i, int side) const { return Region(i).Half(split_axis[i], split_pos[i], side); }
 };
 
 // The tree as the levels build it, one item per record: 16 bytes while the levels run (a record
@@ -341,8 +344,7 @@ CA_HD inline void WriteEntry(const LargeLevelView& v, uint32_t node, uint32_t lo
         return;
     }
     const uint32_t dst = v.child_first[2 * node + uint32_t(side)] + rank;
-    const Aabb cell = v.nodes.Region(node).Half(axis, v.nodes.split_pos[node], side);
-    const Aabb box = ChildEntryBox(v.triangles[tri], v.cur.Box(e), cell, axis);
+    const Aabb box = ChildEntryBox(v.triangles[tri], v.cur.Box(e), v.nodes.ChildCell(node, side), axis);
     v.next.Set(dst, tri, box);
     keys.Add(box);
 }

@@ -483,7 +483,7 @@ struct EmitLargeChildren {
         const int side = int(s & 1);
         const uint32_t parent = nodes.record[i];
         const int32_t depth = nodes.depth[i] + int32_t(records.Chain(parent) & 7u) + 1;
-        const Aabb cell = nodes.Region(i).Half(nodes.split_axis[i], nodes.split_pos[i], side);
+        const Aabb cell = nodes.ChildCell(i, side);
         const uint32_t begin = level.child_first[s];
         const uint32_t n = level.child_count[s];
         const uint32_t active_total = active_scan[slot_count - 1] + active[slot_count - 1];

@@ -160,10 +160,10 @@ __global__ void ChunkBoundsKernel(LargeLevelView v) {
 // words an entry; with kGather it also gathers the children's boxes (LargeLevelView::child_key).
 // A chunk of SahParams' largest size (1,024 entries) runs as one block: 64 registers a thread.
 //
-// An entry whose triangle crosses the plane has its box clipped to each child's cell. Where a few
-// entries of every warp cross, every warp clipped for those few, one side after the other; their
-// writes are now queued in shared memory and done after the others by the block's first threads,
-// 32 clips to a warp: the 10M build 56.1 -> 52.7 ms (its large-node stage 25.2 -> 21.8), 1M 7.0 ->
+// An entry whose triangle crosses the plane has its box clipped to each child's cell, and a warp
+// that held any such entry waited for its clips, one side after the other, whatever its other
+// lanes held. Those writes are queued in shared memory and done after the others by the block's
+// first threads, 32 clips to a warp: the 10M build 56.1 -> 52.7 ms (its large-node stage 25.2 -> 21.8), 1M 7.0 ->
 // 6.8 (run 350, H200). Not where the level gathers the children's boxes (up to
 // kGatherChildBoxesEntriesMax entries): their keys held beside the queued clips spilled, and the
 // 200K build went 2.6 -> 2.7 ms, the bunny's 1.67 -> 1.70-1.76 (run 349), so those levels clip in
@@ -232,14 +232,13 @@ __global__ void __launch_bounds__(1024) ChunkClassifyKernel(LargeLevelView v) {
     }
     // Queued writes, two words each: the entry's thread with the side in bit 31, then its place.
     extern __shared__ uint32_t clip_queue[];
-    const float split = v.nodes.split_pos[node];
     const uint32_t first = v.nodes.begin[node] + chunk_local;  // the chunk's first entry
     if (left || right) {
         const uint32_t tri = v.cur.tri[first + threadIdx.x];
         const Aabb box = v.cur.Box(first + threadIdx.x);
         const auto write_or_queue = [&](int side, uint32_t place) {
             const uint32_t dst = v.child_first[2 * node + uint32_t(side)] + place;
-            if (!LeavesChildCell(box, v.nodes.Region(node).Half(axis, split, side), axis)) {
+            if (!LeavesChildCell(box, v.nodes.ChildCell(node, side), axis)) {
                 v.next.Set(dst, tri, box);
                 return;
             }
@@ -254,7 +253,7 @@ __global__ void __launch_bounds__(1024) ChunkClassifyKernel(LargeLevelView v) {
     for (uint32_t q = threadIdx.x; q < clip_count; q += blockDim.x) {
         const int side = int(clip_queue[2 * q] >> 31);
         const uint32_t e = first + (clip_queue[2 * q] & 0x7fffffffu), tri = v.cur.tri[e];
-        const Aabb box = ClippedEntryBox(v.triangles[tri], v.cur.Box(e), v.nodes.Region(node).Half(axis, split, side));
+        const Aabb box = ClippedEntryBox(v.triangles[tri], v.cur.Box(e), v.nodes.ChildCell(node, side));
         v.next.Set(clip_queue[2 * q + 1], tri, box);
     }
 }
