@@ -224,7 +224,9 @@ whole() {
 findings=0
 runs=0
 work=$(mktemp -d)
-trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+# Only this shell cleans up: a background run signalled between its fork and its exec is still a
+# copy of this shell, and would run the trap and take the folder away from under the loop.
+trap '[ "$BASHPID" = "$$" ] && { chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"; }' EXIT
 echo "fuzzing the command line for $seconds s (seed $seed)"
 end=$(( $(date +%s) + seconds ))
 while [ "$(date +%s)" -lt "$end" ]; do
