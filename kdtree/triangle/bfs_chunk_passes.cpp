@@ -163,8 +163,8 @@ __global__ void ChunkBoundsKernel(LargeLevelView v) {
 // An entry whose triangle crosses the plane has its box clipped to each child's cell, and a warp
 // that held any such entry waited for its clips, one side after the other, whatever its other
 // lanes held. Those writes are queued in shared memory and done after the others by the block's
-// first threads, 32 clips to a warp: the 10M build 56.1 -> 52.7 ms (its large-node stage 25.2 -> 21.8), 1M 7.0 ->
-// 6.8 (run 350, H200). Not where the level gathers the children's boxes (up to
+// first threads, 32 clips to a warp: the 10M build 56.1 -> 52.7 ms (its large-node stage 25.2 ->
+// 21.8), 1M 7.0 -> 6.8 (run 350, H200). Not where the level gathers the children's boxes (up to
 // kGatherChildBoxesEntriesMax entries): their keys held beside the queued clips spilled, and the
 // 200K build went 2.6 -> 2.7 ms, the bunny's 1.67 -> 1.70-1.76 (run 349), so those levels clip in
 // place.
