@@ -202,7 +202,7 @@ CA_HD void MergeSahBins(const Lanes& lanes, const SahBins& from, SahBins& to) {
 }
 
 // The bins of a node's three axes, where a large level's chunks gathered them
-// (bfs_builder.cpp, BinMedianOrSahChunks).
+// (bfs_large_passes.h, BinMedianOrSahChunks).
 struct NodeSahBins {
     SahBins axis[3];
 };

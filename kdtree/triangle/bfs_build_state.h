@@ -1,6 +1,6 @@
-// Internal to the BFS builder (kdtree/triangle/bfs_builder.cpp, bfs_chunk_passes.cpp and
-// bfs_small_split.cpp): the structure-of-arrays work lists as views for host or device code, and
-// the per-item rules that both backends share.
+// Internal to the BFS builder (kdtree/triangle/bfs_builder.cpp and its passes: bfs_*_passes.h,
+// bfs_large_run.h, bfs_chunk_passes.cpp, bfs_small_split.cpp): the structure-of-arrays work lists as
+// views for host or device code, and the per-item rules that both backends share.
 #pragma once
 
 #include <cstdint>
@@ -69,7 +69,7 @@ struct LargeNodesView : RegionColumns {
     uint32_t* begin;        // its first entry in the current list
     uint32_t* count;        // its entries
     int32_t* depth;
-    uint32_t* useless_run;  // useless splits in a row above this node (bfs_builder.cpp, UselessSplit)
+    uint32_t* useless_run;  // useless splits in a row above this node (bfs_large_passes.h, UselessSplit)
     uint32_t* key[6];       // the tight box of its entries as order-preserving keys (atomic min/max)
     uint32_t* chunk_count;  // ceil(count / chunk size)
     uint32_t* chunk_first;  // exclusive scan of chunk_count
@@ -154,6 +154,16 @@ struct SmallNodesView : RegionColumns {
     uint32_t* split;  // 1 when the node was split
     uint32_t* split_scan;
 };
+
+// The most levels a run of levels in one block (large or small) records the ends of: a level is at
+// least one deeper than the one before.
+constexpr uint32_t kMaxRunLevels = 256;
+
+// Up to SahParams::children_in_one_block_max items (child slots of a large level, nodes of a small
+// one), the passes of a level that follow its split decisions run in one block, one after another
+// behind the block's barriers, where each would be a launch of its own: a level of a small scene is
+// a few hundred nodes, and the launches, not the work, are its time.
+constexpr uint32_t kLevelBlockThreads = 1024;
 
 // Sizes the host reads back once per level.
 struct LevelTotals {
@@ -283,7 +293,7 @@ CA_HD inline Aabb ChildEntryBox(const Triangle& t, const Aabb& entry, const Aabb
 // The box of a small root's entry: its triangle's box, clipped where the triangle leaves the root's
 // cell. The large-node stage clipped it at each plane it crossed on the way down, which this
 // equals up to rounding; the small-node stage works it out per batch, so that the root store need
-// not hold a box an entry (bfs_builder.cpp, BatchEntryBoxes).
+// not hold a box an entry (bfs_small_passes.h, BatchEntryBoxes).
 CA_HD inline Aabb RootEntryBox(const Triangle& t, const Aabb& cell) {
     const Aabb box = TriangleBox(t);
     for (int a = 0; a < 3; ++a)

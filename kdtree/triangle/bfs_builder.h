@@ -44,7 +44,7 @@ struct BfsBuildStats {
     uint32_t small_roots = 0;        // nodes that entered the small-node stage from the large one
     int small_batches = 0;           // the batches of small roots (SahParams::small_stage_batch_entries)
     uint32_t large_leaves = 0;       // leaves made by the large-node stage (depth bound, no
-                                     // extent, or useless splits: bfs_builder.cpp, UselessSplit)
+                                     // extent, or useless splits: bfs_large_passes.h, UselessSplit)
     uint32_t large_leaf_items = 0;   // their items
     uint32_t empty_space_cuts = 0;   // empty space cut off large nodes (each adds an empty leaf)
     uint64_t peak_active_nodes = 0;  // the most active nodes in one level (large or small)

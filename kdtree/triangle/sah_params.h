@@ -58,12 +58,12 @@ struct SahParams {
     float cost_intersection = 1.0f;
     // Nodes at this depth become leaves; traversal stacks are sized from it.
     int max_depth = 40;
-    // Work that runs in one GPU block (kdtree/triangle/bfs_builder.cpp), where a launch a pass
-    // would wait for the launches and, once a level, for the host; 0: never. The tree does not
-    // depend on them; the CPU follows the same rules. The passes after a level's split decisions,
-    // up to this many items (a large level's child slots, a small level's nodes); small levels
-    // of up to this many nodes are also queued behind each other with their sizes on the device,
-    // one read-back for a run of them:
+    // Work that runs in one GPU block (kdtree/triangle/bfs_large_passes.h, bfs_large_run.h and
+    // bfs_small_passes.h), where a launch a pass would wait for the launches and, once a level, for
+    // the host; 0: never. The tree does not depend on them; the CPU follows the same rules. The
+    // passes after a level's split decisions, up to this many items (a large level's child slots, a
+    // small level's nodes); small levels of up to this many nodes are also queued behind each other
+    // with their sizes on the device, one read-back for a run of them:
     int children_in_one_block_max = 4096;
     // Whole large levels, one after another while they fit, up to this many entries and child
     // slots a level:

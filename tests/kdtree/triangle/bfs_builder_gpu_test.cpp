@@ -116,7 +116,7 @@ TEST(BfsBuilderGpu, MillionIdenticalTriangles) {
     ExpectGpuEqualsCpu(gpu, std::vector<Triangle>(1000000, Triangle{Vec3(0, 0, 0), Vec3(2, 0, 0), Vec3(0, 1, 3)}));
 }
 
-// Copies of one box in one place: useless splits (bfs_builder.cpp, UselessSplit) end the large
+// Copies of one box in one place: useless splits (bfs_large_passes.h, UselessSplit) end the large
 // stage early on both devices, with the same leaves of many triangles.
 TEST(BfsBuilderGpu, MillionCoincidentTrianglesMatchTheCpu) {
     CA_REQUIRE_GPU(gpu);
@@ -132,7 +132,7 @@ TEST(BfsBuilderGpu, LongTrianglesFillingAVolumeMatchTheCpu) {
 
 TEST(BfsBuilderGpu, MillionsOfTrianglesMatchTheCpu) {
     CA_REQUIRE_GPU(gpu);
-    const auto tris = testing::TriangleSoup(2500000, 0.01f, 16);  // levels that read back (bfs_builder.cpp)
+    const auto tris = testing::TriangleSoup(2500000, 0.01f, 16);  // levels that read back (kChildEntriesWithoutReadBack)
     ExpectGpuEqualsCpu(gpu, tris);
     // Rays through the GPU tree agree with brute force.
     const HostTree tree = Build(gpu, tris);
