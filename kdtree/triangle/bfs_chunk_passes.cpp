@@ -220,7 +220,9 @@ __global__ void __launch_bounds__(1024) ChunkClassifyKernel(LargeLevelView v) {
     // place (above). The queued writes follow.
     if (kGather || axis < 0) {
         if (left) WriteEntry(v, node, local, 0, left_place, keys);
-        if (!kGather || axis < 0) return;  // a leaf (!kGather says so too, which drops the rest)
+        // Without kGather only a leaf gets here; testing kGather too lets the compiler drop the
+        // gathering below from that kernel.
+        if (!kGather || axis < 0) return;
         // The children's boxes: one side after the other, so that a thread holds one box's keys
         // beside the clip's registers.
         __shared__ uint32_t warp_keys[2][6][32];

@@ -3,6 +3,7 @@
 // launches, its runs of levels in one block and the levels queued between them without read-backs.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include "core/hd.h"
