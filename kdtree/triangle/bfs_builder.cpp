@@ -377,7 +377,7 @@ void BfsSahBuilder::Impl::SmallStage(const Triangle* triangles, uint32_t root_co
             // A level too large for the runs' block (RunSmallLevels takes every other): launches.
             const SmallLevelLists lists = SmallLists(triangles);
             const SmallNodesView& nodes = lists.nodes[cur];
-            SplitSmallNodes(backend, lists.Split(s), active, batch.entries);
+            SplitSmallNodes(backend, lists.Split(s), active, s.before, batch.entries);
             ExclusiveScan<uint32_t>(backend, Span<const uint32_t>(nodes.split, active),
                                     Span<uint32_t>(nodes.split_scan, active));
             ParallelFor(backend, "kdtree emit small children", active,

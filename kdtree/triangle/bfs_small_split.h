@@ -197,7 +197,9 @@ struct SmallSplitPass {
 };
 
 // Decides the first count nodes of pass.nodes, of a batch of small roots with batch_entries
-// triangle references: sets nodes.split, child_masks and the records.
-void SplitSmallNodes(const Backend& backend, const SmallSplitPass& pass, uint32_t count, uint32_t batch_entries);
+// triangle references, after a level of 'before' nodes (0: the batch's first): sets nodes.split,
+// child_masks and the records.
+void SplitSmallNodes(const Backend& backend, const SmallSplitPass& pass, uint32_t count, uint32_t before,
+                     uint32_t batch_entries);
 
 }  // namespace caustica::bfs
