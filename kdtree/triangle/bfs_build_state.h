@@ -21,7 +21,7 @@ namespace caustica::bfs {
 // 2008, Algorithm 1's nodelist); the output stage turns them into the preorder node array.
 enum RecordKind : uint32_t {
     kSplitX = 0, kSplitY = 1, kSplitZ = 2,  // interior: a split on that axis
-    kMaskLeaf = 3,    // small-stage leaf: left = small root, mask = its triangles
+    kMaskLeaf = 3,    // small-stage leaf: left = its small root's first store entry, mask = its triangles
     kStoreLeaf = 4,   // large-stage leaf: left = first item in the leaf store, right = count
     kUndecided = 5,   // created, not yet processed by its level
 };
@@ -148,7 +148,7 @@ struct SmallRootsView {
 
 struct SmallNodesView : RegionColumns {
     uint32_t* record;
-    uint32_t* root;
+    uint32_t* first;  // its small root's first entry in the root store
     uint64_t* mask;
     int32_t* depth;
     uint32_t* split;  // 1 when the node was split

@@ -55,7 +55,7 @@ CA_HD inline void EmitSmallRoot(uint32_t begin, uint32_t n, uint32_t root, uint3
     roots.count[root] = n;
     roots.source[root] = begin;
     small.record[root] = record;
-    small.root[root] = root;
+    small.first[root] = first;
     small.mask[root] = LowBits(n);
     small.depth[root] = depth;
     small.SetRegion(root, cell);

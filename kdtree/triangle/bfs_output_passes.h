@@ -66,7 +66,7 @@ struct DownPass {
         const uint32_t offset = records.offset[r];
         if (kind == kMaskLeaf) {
             const uint64_t mask = records.LeafMask(r);
-            const uint32_t first = roots.first[records.left[r]];
+            const uint32_t first = records.left[r];
             uint32_t n = 0;  // a step a triangle, where a step a bit kept the block's levels waiting
             for (uint64_t m = mask; m != 0; m &= m - 1) out_indices[offset + n++] = roots.tri[first + LowestBit(m)];
             out_nodes[a] = KdNode::Leaf(offset, n);

@@ -143,7 +143,7 @@ struct CopySmallNodes {
     CA_HD void operator()(int ii) const {
         const uint32_t i = uint32_t(ii), j = first + i;
         to.record[i] = from.record[j];
-        to.root[i] = from.root[j];
+        to.first[i] = from.first[j];
         to.mask[i] = from.mask[j];
         to.depth[i] = from.depth[j];
         to.SetRegion(i, from.Region(j));
@@ -167,7 +167,7 @@ struct EmitSmallChildren {
             const uint32_t j = 2 * nodes.split_scan[i] + uint32_t(side);
             const uint32_t rec = record_base + j;
             next.record[j] = rec;
-            next.root[j] = nodes.root[i];
+            next.first[j] = nodes.first[i];
             next.mask[j] = child_masks[2 * i + uint32_t(side)];
             next.depth[j] = nodes.depth[i] + 1;
             next.SetRegion(j, cell.Half(axis, p, side));

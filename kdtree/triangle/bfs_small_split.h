@@ -109,7 +109,7 @@ struct SmallSplitPass {
             choice.candidate = c;
             if (choice.BetterThan(best)) best = choice;
         };
-        const uint32_t first = roots.first[nodes.root[i]];
+        const uint32_t first = nodes.first[i];
         for (uint64_t rest = mask & LaneShare(lane, lanes); rest != 0; rest &= rest - 1) {
             const uint32_t e = first + LowestBit(rest);
             // The entry's box and all six candidates' masks are read before any is weighed, so
@@ -143,7 +143,7 @@ struct SmallSplitPass {
         const int axis = int(best.axis);
         const float p = best.position;
         const Aabb cell = nodes.Region(i);
-        const uint32_t first = roots.first[nodes.root[i]];
+        const uint32_t first = nodes.first[i];
         const uint64_t share = mask & LaneShare(lanes.Lane(), Lanes::kCount);
         const uint64_t in[2] = {mask & roots.CandLeft(best.candidate), mask & roots.CandRight(best.candidate)};
         const bool face = p == cell.lo[axis] || p == cell.hi[axis];
@@ -189,7 +189,7 @@ struct SmallSplitPass {
             nodes.split[i] = 1;
         } else {
             records.SetHead(rec, kMaskLeaf, uint32_t(nodes.depth[i]), 0);
-            records.left[rec] = nodes.root[i];
+            records.left[rec] = nodes.first[i];
             records.SetLeafMask(rec, mask);
             nodes.split[i] = 0;
         }

@@ -81,7 +81,7 @@ struct SmallNodeList : AreaList {
     SmallNodesView View() const {
         SmallNodesView v;
         v.record = Column<uint32_t>(0);
-        v.root = Column<uint32_t>(1);
+        v.first = Column<uint32_t>(1);
         v.split = Column<uint32_t>(2);
         v.split_scan = Column<uint32_t>(3);
         v.depth = Column<int32_t>(4);
