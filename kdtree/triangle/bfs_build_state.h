@@ -93,7 +93,7 @@ struct RecordsView {
     // subtree's height.
     uint32_t* head;
     uint32_t* split;  // interior: the split position (FloatKey); mask leaf: its mask's high half
-    uint32_t* left;   // child record (interior), small root (mask leaf), store offset (store leaf)
+    uint32_t* left;   // child record (interior), first root-store entry (mask leaf), leaf-store offset (store leaf)
     uint32_t* right;  // child record (interior), count (store leaf), mask's low half (mask leaf)
     float* cuts;
     // Output stage (Zhou et al. 2008, Algorithm 5), in the stage area. A record's items are read
