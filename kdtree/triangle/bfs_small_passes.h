@@ -136,12 +136,12 @@ struct PreprocessSmallNodes {
     }
 };
 
-// Puts a batch's small roots, from first on, at the start of the first small-node list.
+// Puts a batch's small roots, from first_root on, at the start of the first small-node list.
 struct CopySmallNodes {
     SmallNodesView from, to;
-    uint32_t first;
+    uint32_t first_root;
     CA_HD void operator()(int ii) const {
-        const uint32_t i = uint32_t(ii), j = first + i;
+        const uint32_t i = uint32_t(ii), j = first_root + i;
         to.record[i] = from.record[j];
         to.first[i] = from.first[j];
         to.mask[i] = from.mask[j];
