@@ -73,19 +73,24 @@ struct OneLane {
 #if defined(__CUDACC__)
 namespace detail {
 
+// value moved a 32-bit word at a time by shuffle(word): a shuffle of a struct.
+template <class T, class Shuffle>
+__device__ T ShuffleWords(const T& value, const Shuffle& shuffle) {
+    static_assert(sizeof(T) % 4 == 0, "shuffles move 32-bit words");
+    uint32_t words[sizeof(T) / 4];
+    memcpy(words, &value, sizeof(T));
+    for (uint32_t& w : words) w = shuffle(w);
+    T out;
+    memcpy(&out, words, sizeof(T));
+    return out;
+}
+
 // A butterfly over the lanes of mask, width apart at most: every lane ends with op over all of
 // them.
 template <class T, class Op>
 __device__ T ButterflyReduce(uint32_t mask, int width, T value, const Op& op) {
-    static_assert(sizeof(T) % 4 == 0, "Reduce shuffles 32-bit words");
-    for (int offset = width / 2; offset > 0; offset /= 2) {
-        uint32_t words[sizeof(T) / 4];
-        memcpy(words, &value, sizeof(T));
-        for (uint32_t& w : words) w = __shfl_xor_sync(mask, w, offset, width);
-        T other;
-        memcpy(&other, words, sizeof(T));
-        value = op(value, other);
-    }
+    for (int offset = width / 2; offset > 0; offset /= 2)
+        value = op(value, ShuffleWords(value, [&](uint32_t w) { return __shfl_xor_sync(mask, w, offset, width); }));
     return value;
 }
 

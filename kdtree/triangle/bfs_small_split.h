@@ -3,9 +3,9 @@
 // its triangles (up to 64 x 6) by popcounts, and a node that splits works out its children's
 // triangles. While a level has few nodes, or large ones, a GPU warp shares one node's triangles,
 // where one thread would walk them all in turn; otherwise four of a warp's lanes do (GroupLanes),
-// and on the CPU a thread does a node.
-// Either way the same plane wins (candidates are ranked by a total order) and the children get the
-// same triangles.
+// or, in levels of many nodes, a warp's lanes share the triangles of 32 nodes (bfs_small_split.cpp);
+// on the CPU a thread does a node. Every way the same plane wins (candidates are ranked by a total
+// order) and the children get the same triangles.
 #pragma once
 
 #include <cstdint>
@@ -58,6 +58,16 @@ CA_HD inline uint64_t LaneShare(uint32_t lane, uint32_t lanes) {
     return (~uint64_t(0) / ((uint64_t(1) << lanes) - 1)) << lane;
 }
 
+// What weighing a node's candidates needs of it: its cell and triangles (a mask of its small
+// root's store entries), their count and the cell's area.
+struct NodeToWeigh {
+    Aabb cell;
+    uint64_t mask;
+    int count;
+    float area;
+    CA_HD NodeToWeigh(const Aabb& c, uint64_t m) : cell(c), mask(m), count(int(PopCount(m))), area(c.SurfaceArea()) {}
+};
+
 struct SmallSplitPass {
     using Scratch = NoScratch;
     SmallNodesView nodes;
@@ -72,22 +82,39 @@ struct SmallSplitPass {
     // Decides node i with lanes (OneLane or a warp's): its best split or a leaf.
     template <class Lanes>
     CA_HD void Run(const Lanes& lanes, NoScratch&, uint32_t i) const {
-        const SplitChoice best = lanes.Reduce(BestOfShare(i, lanes.Lane(), Lanes::kCount), BetterSplit());
+        Finish(lanes, i, lanes.Reduce(BestOfShare(i, lanes.Lane(), Lanes::kCount), BetterSplit()));
+    }
+
+    // Finishes node i with the best of all its candidates: its children's triangles if it splits,
+    // and its record.
+    template <class Lanes>
+    CA_HD void Finish(const Lanes& lanes, uint32_t i, const SplitChoice& best) const {
         const bool split = best.cost < cost_intersection * float(PopCount(nodes.mask[i]));
         const ChildMasks masks = split ? Children(lanes, i, best) : ChildMasks();
         if (lanes.Lane() == 0) Decide(i, best, split, masks);
     }
 
+    // Whether node i, of the cell and triangles given, weighs its candidates at all: it holds
+    // triangles, has area and lies above the depth limit.
+    CA_HD bool Weighs(uint32_t i, const Aabb& cell, uint64_t mask) const {
+        return nodes.depth[i] < max_depth && mask != 0 && cell.SurfaceArea() > 0.0f;
+    }
+
     // The best candidate of node i among the triangles of the lane's share.
     CA_HD SplitChoice BestOfShare(uint32_t i, uint32_t lane, uint32_t lanes) const {
         SplitChoice best;
-        const uint64_t mask = nodes.mask[i];
-        const Aabb cell = nodes.Region(i);
-        const int count = int(PopCount(mask));
-        const float area = cell.SurfaceArea();
-        if (!(nodes.depth[i] < max_depth && count > 0 && area > 0.0f)) return best;
-        // Weighs candidate c, the lower or upper face of an entry's box on axis, with its masks:
-        // best becomes it where it is better.
+        const NodeToWeigh node(nodes.Region(i), nodes.mask[i]);
+        if (!Weighs(i, node.cell, node.mask)) return best;
+        const uint32_t first = nodes.first[i];
+        for (uint64_t rest = node.mask & LaneShare(lane, lanes); rest != 0; rest &= rest - 1)
+            WeighEntry(node, first + LowestBit(rest), best);
+        return best;
+    }
+
+    // Weighs the six candidates of root store entry e, one of node's triangles: best becomes the
+    // best of them where it is better.
+    CA_HD void WeighEntry(const NodeToWeigh& node, uint32_t e, SplitChoice& best) const {
+        const Aabb& cell = node.cell;
         const auto weigh = [&](const Aabb& box, int axis, bool upper, uint32_t c, uint64_t left_mask,
                                uint64_t right_mask) {
             const float p = upper ? box.hi[axis] : box.lo[axis];
@@ -97,37 +124,33 @@ struct SmallSplitPass {
             const bool inside = cell.lo[axis] < p && p < cell.hi[axis];
             const bool cuts_off_face = box.lo[axis] == box.hi[axis] && p == (upper ? cell.hi[axis] : cell.lo[axis]);
             if (!inside && !cuts_off_face) return;
-            const int left = int(PopCount(mask & left_mask));
-            const int right = int(PopCount(mask & right_mask));
-            if (left == count && right == count) return;
+            const int left = int(PopCount(node.mask & left_mask));
+            const int right = int(PopCount(node.mask & right_mask));
+            if (left == node.count && right == node.count) return;
             const float area_left = cell.Half(axis, p, 0).SurfaceArea();
             const float area_right = cell.Half(axis, p, 1).SurfaceArea();
             SplitChoice choice;
-            choice.cost = cost_traversal + cost_intersection * (area_left * float(left) + area_right * float(right)) / area;
+            choice.cost = cost_traversal +
+                          cost_intersection * (area_left * float(left) + area_right * float(right)) / node.area;
             choice.axis = uint32_t(axis);
             choice.position = p;
             choice.candidate = c;
             if (choice.BetterThan(best)) best = choice;
         };
-        const uint32_t first = nodes.first[i];
-        for (uint64_t rest = mask & LaneShare(lane, lanes); rest != 0; rest &= rest - 1) {
-            const uint32_t e = first + LowestBit(rest);
-            // The entry's box and all six candidates' masks are read before any is weighed, so
-            // that the reads overlap, where each candidate's checks held up the next one's reads.
-            const Aabb box = roots.Box(e);
-            const uint32_t c = 6 * e;
-            const uint64_t l0 = roots.CandLeft(c), l1 = roots.CandLeft(c + 1), l2 = roots.CandLeft(c + 2),
-                           l3 = roots.CandLeft(c + 3), l4 = roots.CandLeft(c + 4), l5 = roots.CandLeft(c + 5);
-            const uint64_t r0 = roots.CandRight(c), r1 = roots.CandRight(c + 1), r2 = roots.CandRight(c + 2),
-                           r3 = roots.CandRight(c + 3), r4 = roots.CandRight(c + 4), r5 = roots.CandRight(c + 5);
-            weigh(box, 0, false, c, l0, r0);
-            weigh(box, 0, true, c + 1, l1, r1);
-            weigh(box, 1, false, c + 2, l2, r2);
-            weigh(box, 1, true, c + 3, l3, r3);
-            weigh(box, 2, false, c + 4, l4, r4);
-            weigh(box, 2, true, c + 5, l5, r5);
-        }
-        return best;
+        // The entry's box and all six candidates' masks are read before any is weighed, so that
+        // the reads overlap, where each candidate's checks held up the next one's reads.
+        const Aabb box = roots.Box(e);
+        const uint32_t c = 6 * e;
+        const uint64_t l0 = roots.CandLeft(c), l1 = roots.CandLeft(c + 1), l2 = roots.CandLeft(c + 2),
+                       l3 = roots.CandLeft(c + 3), l4 = roots.CandLeft(c + 4), l5 = roots.CandLeft(c + 5);
+        const uint64_t r0 = roots.CandRight(c), r1 = roots.CandRight(c + 1), r2 = roots.CandRight(c + 2),
+                       r3 = roots.CandRight(c + 3), r4 = roots.CandRight(c + 4), r5 = roots.CandRight(c + 5);
+        weigh(box, 0, false, c, l0, r0);
+        weigh(box, 0, true, c + 1, l1, r1);
+        weigh(box, 1, false, c + 2, l2, r2);
+        weigh(box, 1, true, c + 3, l3, r3);
+        weigh(box, 2, false, c + 4, l4, r4);
+        weigh(box, 2, true, c + 5, l5, r5);
     }
 
     // The triangles of node i's children when best splits it: the candidate's masks, with the

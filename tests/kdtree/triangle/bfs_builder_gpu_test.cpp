@@ -132,7 +132,10 @@ TEST(BfsBuilderGpu, LongTrianglesFillingAVolumeMatchTheCpu) {
 
 TEST(BfsBuilderGpu, MillionsOfTrianglesMatchTheCpu) {
     CA_REQUIRE_GPU(gpu);
-    const auto tris = testing::TriangleSoup(2500000, 0.01f, 16);  // levels that read back (kChildEntriesWithoutReadBack)
+    const auto tris = testing::TriangleSoup(2500000, 0.01f, 16);
+    // Large levels that read back (kChildEntriesWithoutReadBack), and small levels of hundreds of
+    // thousands of nodes of a few triangles, whose split decisions the GPU spreads over its lanes
+    // (bfs_small_split.cpp, SpreadSplitKernel).
     ExpectGpuEqualsCpu(gpu, tris);
     // Rays through the GPU tree agree with brute force.
     const HostTree tree = Build(gpu, tris);
